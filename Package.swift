@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, one direction: C modules → MediaKit → MediaTree → FuseBridge → mediafs (CLI).
+let package = Package(
+    name: "mediafs",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mediafs", targets: ["mediafs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C modules: system libraries with small prefixed shims for what Swift cannot import.
+        .systemLibrary(name: "CFuse", pkgConfig: "fuse3",
+                       providers: [.apt(["libfuse3-dev"])]),
+        .systemLibrary(name: "CAV", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+
+        // Media: probing (and later frames, PNG); knows no FUSE and no paths of the mount.
+        .target(name: "MediaKit", dependencies: ["CAV"]),
+        // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
+        .target(name: "MediaTree", dependencies: [
+            "MediaKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The libfuse low-level adapter: ops table, replies, inode lookup counts, errno mapping.
+        .target(name: "FuseBridge", dependencies: [
+            "MediaTree", "CFuse",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "mediafs", dependencies: [
+            "FuseBridge", "MediaTree", "MediaKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "TestSupport"]),
+        .testTarget(name: "MediaTreeTests", dependencies: ["MediaTree", "TestSupport"]),
+        .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "CFuse"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
+        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,22 @@
+#ifndef MEDIAFS_CAV_SHIM_H
+#define MEDIAFS_CAV_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/opt.h>
+#include <libavutil/dict.h>
+#include <libswscale/swscale.h>
+
+/* Macros Swift cannot import, as prefixed inline functions and constants. */
+static inline int cav_averror(int e) { return AVERROR(e); }
+static inline int cav_error_eof(void) { return AVERROR_EOF; }
+static inline int cav_error_eagain(void) { return AVERROR(EAGAIN); }
+static inline int cav_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int64_t cav_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline AVRational cav_time_base_q(void) { return AV_TIME_BASE_Q; }
+
+#endif

@@ -1,0 +1,51 @@
+import CFuse
+import Dispatch
+import Foundation
+import Logging
+import MediaTree
+import Synchronization
+
+/// What the libfuse callbacks reach through the session's userdata: the tree, the lookup counts,
+/// the queue that does the tree's work, and the count of requests not yet answered.
+///
+/// Callbacks that may wait on the tree (a probe, a listing) hand their request to `work` and
+/// return at once, so libfuse's threads stay free to answer `ls` and reads of other files.
+public final class FuseFileSystem: Sendable {
+    public struct Timeouts: Sendable {
+        /// Seconds the kernel may keep a name → inode answer.
+        public var entry: Double = 1
+        /// Seconds the kernel may keep attributes.
+        public var attributes: Double = 1
+        public init() {}
+    }
+
+    let tree: MediaTree
+    let logger: Logger
+    let timeouts: Timeouts
+    let lookups = LookupCounts()
+    /// Runs requests that may block on the tree; concurrent, so one slow probe does not hold up others.
+    let work = DispatchQueue(label: "mediafs.work", qos: .userInitiated, attributes: .concurrent)
+    private let pending = Atomic<Int>(0)
+
+    public init(tree: MediaTree, logger: Logger, timeouts: Timeouts = Timeouts()) {
+        self.tree = tree
+        self.logger = logger
+        self.timeouts = timeouts
+    }
+
+    /// The file system a request belongs to (the session's userdata).
+    static func from(_ request: fuse_req_t) -> FuseFileSystem {
+        Unmanaged<FuseFileSystem>.fromOpaque(fuse_req_userdata(request)!).takeUnretainedValue()
+    }
+
+    func requestStarted() { pending.add(1, ordering: .relaxed) }
+    func requestFinished() { pending.subtract(1, ordering: .releasing) }
+
+    /// Requests received and not yet answered.
+    var pendingRequests: Int { pending.load(ordering: .acquiring) }
+
+    /// Runs `body` with `request` on the work queue.
+    func async(_ request: Request, _ body: @escaping @Sendable (Request) -> Void) {
+        work.async { body(request) }
+    }
+}

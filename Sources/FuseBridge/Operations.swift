@@ -1,0 +1,85 @@
+import CFuse
+import Glibc
+import MediaTree
+
+/// The libfuse low-level operations table: capture-free C callbacks that wrap each request in a
+/// `Request` and call the matching `FuseFileSystem` method.
+enum Operations {
+    static func table() -> fuse_lowlevel_ops {
+        var ops = fuse_lowlevel_ops()
+        ops.`init` = { _, conn in
+            guard let conn else { return }
+            // Large reads in one request; the kernel reads ahead generously on sequential reads.
+            conn.pointee.max_readahead = 1 << 20
+        }
+        ops.lookup = { req, parent, name in
+            let request = Request(req!)
+            let name = String(cString: name!)
+            request.fileSystem.async(request) { $0.fileSystem.lookup(parent: UInt64(parent), name: name, request: $0) }
+        }
+        ops.forget = { req, ino, nlookup in
+            let request = Request(req!)
+            request.fileSystem.lookups.forget(UInt64(ino), count: nlookup)
+            request.none()
+        }
+        ops.forget_multi = { req, count, forgets in
+            let request = Request(req!)
+            for i in 0..<count {
+                let forget = forgets![i]
+                request.fileSystem.lookups.forget(UInt64(forget.ino), count: forget.nlookup)
+            }
+            request.none()
+        }
+        ops.getattr = { req, ino, _ in
+            let request = Request(req!)
+            request.fileSystem.async(request) { $0.fileSystem.getattr(UInt64(ino), request: $0) }
+        }
+        ops.opendir = { req, ino, fi in
+            let request = Request(req!)
+            let info = FileInfo(fi!)
+            request.fileSystem.async(request) { $0.fileSystem.opendir(UInt64(ino), info: info, request: $0) }
+        }
+        ops.readdir = { req, ino, size, off, fi in
+            let request = Request(req!)
+            request.fileSystem.readdir(size: size, offset: off, handle: HandleSlot.borrow(DirectoryHandle.self, from: fi), request: request)
+        }
+        ops.releasedir = { req, _, fi in
+            let request = Request(req!)
+            HandleSlot.release(from: fi)
+            request.replyOK()
+        }
+        ops.open = { req, ino, fi in
+            let request = Request(req!)
+            let info = FileInfo(fi!)
+            request.fileSystem.async(request) { $0.fileSystem.open(UInt64(ino), info: info, request: $0) }
+        }
+        ops.read = { req, _, size, off, fi in
+            let request = Request(req!)
+            request.fileSystem.read(size: size, offset: off, handle: HandleSlot.borrow(FileHandle.self, from: fi), request: request)
+        }
+        ops.release = { req, _, fi in
+            let request = Request(req!)
+            HandleSlot.release(from: fi)
+            request.replyOK()
+        }
+        ops.flush = { req, _, _ in Request(req!).replyOK() }
+        ops.statfs = { req, _ in
+            let request = Request(req!)
+            request.fileSystem.statfs(request: request)
+        }
+        ops.getxattr = { req, _, _, _ in Request(req!).fail(errno: ENODATA) }
+        ops.listxattr = { req, _, size in
+            let request = Request(req!)
+            // No attributes yet: the list is empty whatever the buffer.
+            if size == 0 { request.reply(xattrSize: 0) } else { request.reply(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        }
+        ReadOnlyOperations.install(in: &ops)
+        return ops
+    }
+}
+
+/// A `fuse_file_info` handed to the work queue. libfuse keeps it alive until the request is answered.
+struct FileInfo: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<fuse_file_info>
+    init(_ pointer: UnsafeMutablePointer<fuse_file_info>) { self.pointer = pointer }
+}

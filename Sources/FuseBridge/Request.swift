@@ -1,0 +1,84 @@
+import CFuse
+import Glibc
+import Logging
+import MediaTree
+
+/// One kernel request, answered exactly once.
+///
+/// A request may travel to another thread and be answered there. One dropped unanswered is
+/// answered with EIO in `deinit` (and logged), so no caller ever hangs on a forgotten request.
+/// Only one thread holds a request at a time; it is not shared.
+final class Request: @unchecked Sendable {
+    let raw: fuse_req_t
+    let fileSystem: FuseFileSystem
+    private var answered = false
+
+    init(_ raw: fuse_req_t) {
+        self.raw = raw
+        self.fileSystem = FuseFileSystem.from(raw)
+        fileSystem.requestStarted()
+    }
+
+    deinit {
+        if !answered {
+            fileSystem.logger.error("request dropped unanswered; answered EIO")
+            fuse_reply_err(raw, EIO)
+        }
+        fileSystem.requestFinished()
+    }
+
+    private func answer(_ send: () -> Int32) {
+        precondition(!answered, "a request answered twice")
+        answered = true
+        let result = send()
+        if result != 0 && result != -ENOENT && result != -ENODEV {
+            fileSystem.logger.debug("reply not delivered: \(String(cString: strerror(-result)))")
+        }
+    }
+
+    /// Answers with the errno for `error`; EIO is logged with what caused it.
+    func fail(_ error: any Error, _ what: @autoclosure () -> String) {
+        let code = ErrnoMapping.code(for: error)
+        if code == EIO { fileSystem.logger.error("\(what()): \(error)") }
+        fail(errno: code)
+    }
+
+    func fail(errno code: Int32) { answer { fuse_reply_err(raw, code) } }
+
+    func replyOK() { answer { fuse_reply_err(raw, 0) } }
+
+    func reply(entry attributes: Attributes) {
+        var entry = fuse_entry_param()
+        entry.ino = fuse_ino_t(attributes.inode)
+        entry.generation = 1
+        entry.attr = attributes.stat
+        entry.attr_timeout = fileSystem.timeouts.attributes
+        entry.entry_timeout = fileSystem.timeouts.entry
+        // Counted before the reply: the kernel may send forget as soon as it has the entry.
+        fileSystem.lookups.add(attributes.inode)
+        answer { fuse_reply_entry(raw, &entry) }
+    }
+
+    func reply(attributes: Attributes) {
+        var st = attributes.stat
+        answer { fuse_reply_attr(raw, &st, fileSystem.timeouts.attributes) }
+    }
+
+    func reply(open info: UnsafeMutablePointer<fuse_file_info>) {
+        answer { fuse_reply_open(raw, info) }
+    }
+
+    func reply(bytes: UnsafeRawBufferPointer) {
+        answer { fuse_reply_buf(raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+    }
+
+    func reply(statfs: statvfs) {
+        var value = statfs
+        answer { fuse_reply_statfs(raw, &value) }
+    }
+
+    func reply(xattrSize size: Int) { answer { fuse_reply_xattr(raw, size) } }
+
+    /// Answers a forget, which takes no reply but must be told it is done.
+    func none() { answer { fuse_reply_none(raw); return 0 } }
+}

@@ -1,0 +1,56 @@
+import CAV
+
+/// An opened media file: the one owner of an input `AVFormatContext`, closed in `deinit`.
+///
+/// The init either returns a context whose header was read and whose streams were analysed, or
+/// throws with nothing left allocated. Blocking I/O inside libav* is bounded by `Deadline`.
+final class InputFile {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private let deadline: Deadline
+    let path: String
+
+    /// Opens `path` and reads its stream information.
+    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
+    init(path: String, timeout: Double) throws {
+        self.path = path
+        let deadline = Deadline(seconds: timeout)
+        guard var ctx = avformat_alloc_context() else {
+            throw MediaError.library(function: "avformat_alloc_context", code: cav_averror(ENOMEM), message: "out of memory")
+        }
+        ctx.pointee.interrupt_callback.callback = deadlineInterruptCallback
+        ctx.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(deadline).toOpaque()
+        var optional: UnsafeMutablePointer<AVFormatContext>? = ctx
+        let opened = avformat_open_input(&optional, path, nil, nil)
+        guard opened >= 0, let openedCtx = optional else {
+            // avformat_open_input frees the context on failure.
+            if deadline.hasPassed { throw MediaError.timedOut(seconds: timeout) }
+            throw MediaError.notMedia(reason: averrorText(opened))
+        }
+        ctx = openedCtx
+        let found = avformat_find_stream_info(ctx, nil)
+        if found < 0 {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = ctx
+            avformat_close_input(&toClose)
+            if deadline.hasPassed { throw MediaError.timedOut(seconds: timeout) }
+            throw MediaError.notMedia(reason: "no stream information: \(averrorText(found))")
+        }
+        self.context = ctx
+        self.deadline = deadline
+    }
+
+    deinit {
+        var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&toClose)
+    }
+
+    /// The streams, in file order.
+    var streams: [UnsafeMutablePointer<AVStream>] {
+        (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
+    }
+
+    /// The chapters, in file order.
+    var chapters: [UnsafeMutablePointer<AVChapter>] {
+        (0..<Int(context.pointee.nb_chapters)).compactMap { context.pointee.chapters[$0] }
+    }
+}

@@ -1,0 +1,89 @@
+/// What a probe learns about a media file: the container, every stream, the chapters and the tags.
+///
+/// Plain values only, so that it can be stored, compared, and sent across a process boundary.
+/// Times are in seconds. Field names follow ffprobe's where ffprobe has one.
+public struct MediaInfo: Codable, Sendable, Equatable {
+    public var container: Container
+    public var streams: [Stream]
+    public var chapters: [Chapter]
+    /// The container's metadata (title, artist, comment, …), keys as stored.
+    public var tags: [String: String]
+
+    public init(container: Container, streams: [Stream], chapters: [Chapter], tags: [String: String]) {
+        self.container = container
+        self.streams = streams
+        self.chapters = chapters
+        self.tags = tags
+    }
+
+    public struct Container: Codable, Sendable, Equatable {
+        /// libavformat's short name(s) of the demuxer, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
+        public var format: String
+        public var formatLongName: String?
+        /// Seconds; nil where the container does not say.
+        public var duration: Double?
+        public var startTime: Double?
+        /// Bits per second over the whole file.
+        public var bitRate: Int64?
+        /// Bytes of the source file.
+        public var size: Int64
+    }
+
+    public enum Kind: String, Codable, Sendable {
+        case video, audio, subtitle, data, attachment, unknown
+    }
+
+    public struct Stream: Codable, Sendable, Equatable {
+        /// The stream's index in the container (ffprobe's `index`).
+        public var index: Int
+        public var kind: Kind
+        public var codec: String?
+        public var codecLongName: String?
+        public var profile: String?
+        public var width: Int?
+        public var height: Int?
+        /// e.g. `64:45`; only where it is not square (1:1).
+        public var sampleAspectRatio: String?
+        public var displayAspectRatio: String?
+        public var pixelFormat: String?
+        /// Degrees counter-clockwise from the display matrix (as ffprobe's `rotation`), where there is one.
+        public var rotation: Double?
+        /// The stream's real base frame rate as a fraction, e.g. `24000/1001`.
+        public var frameRate: String?
+        public var averageFrameRate: String?
+        public var sampleRate: Int?
+        public var channels: Int?
+        public var channelLayout: String?
+        public var bitRate: Int64?
+        public var startTime: Double?
+        public var duration: Double?
+        public var frameCount: Int64?
+        public var language: String?
+        public var title: String?
+        /// The disposition flags that are set, by libavformat's names: default, forced, hearing_impaired, attached_pic, …
+        public var disposition: [String]
+        public var tags: [String: String]
+
+        /// A picture attached to the file (cover art), not a video track.
+        public var isAttachedPicture: Bool { disposition.contains("attached_pic") }
+        /// A moving-picture stream: video that is not cover art.
+        public var isMovingVideo: Bool { kind == .video && !isAttachedPicture }
+    }
+
+    public struct Chapter: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var start: Double
+        public var end: Double
+        public var title: String?
+        public var tags: [String: String]
+    }
+}
+
+extension MediaInfo {
+    /// Whether the file is shown as a folder: a video, or audio that has chapters or cover art.
+    public var isBrowsable: Bool {
+        if streams.contains(where: \.isMovingVideo) { return true }
+        let hasAudio = streams.contains { $0.kind == .audio }
+        return hasAudio && (!chapters.isEmpty || streams.contains(where: \.isAttachedPicture))
+    }
+}

@@ -1,0 +1,40 @@
+import CAV
+
+/// Reads what a media file holds, without decoding more than libavformat needs to.
+public enum Prober {
+    /// Probes the file at `path`.
+    /// - Parameter timeout: seconds before the probe is interrupted.
+    /// - Throws: `MediaError.notMedia` for a file that cannot be read as media, `.timedOut` past the bound.
+    public static func probe(path: String, size: Int64, timeout: Double = 20) throws -> MediaInfo {
+        let file = try InputFile(path: path, timeout: timeout)
+        let ctx = file.context.pointee
+        let container = MediaInfo.Container(
+            format: ctx.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            formatLongName: ctx.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } },
+            duration: seconds(ctx.duration, AV_TIME_BASE),
+            startTime: seconds(ctx.start_time, AV_TIME_BASE),
+            bitRate: ctx.bit_rate > 0 ? ctx.bit_rate : nil,
+            size: size)
+        return MediaInfo(
+            container: container,
+            streams: file.streams.map(StreamDescriber.describe),
+            chapters: file.chapters.map(describe(chapter:)),
+            tags: Metadata.dictionary(ctx.metadata))
+    }
+
+    private static func describe(chapter: UnsafeMutablePointer<AVChapter>) -> MediaInfo.Chapter {
+        let c = chapter.pointee
+        let tags = Metadata.dictionary(c.metadata)
+        return MediaInfo.Chapter(
+            id: c.id,
+            start: Double(c.start) * av_q2d(c.time_base),
+            end: Double(c.end) * av_q2d(c.time_base),
+            title: tags["title"],
+            tags: tags)
+    }
+
+    /// `value` in units of 1/`base` second as seconds, or nil for AV_NOPTS_VALUE.
+    static func seconds(_ value: Int64, _ base: Int32) -> Double? {
+        value == cav_nopts_value() ? nil : Double(value) / Double(base)
+    }
+}

@@ -1,0 +1,29 @@
+import Glibc
+
+extension MediaTree {
+    /// The attributes of `node`, made from its source's `stat`.
+    func attributes(of node: Node, stat: SourceStat) throws -> Attributes {
+        let inode = inodes.number(for: node)
+        var attributes = Attributes(
+            inode: inode, type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size, links: 1,
+            uid: stat.uid, gid: stat.gid,
+            accessTime: stat.accessTime, modificationTime: stat.modificationTime, changeTime: stat.changeTime)
+        switch node {
+        case .sourceFolder:
+            attributes.type = .directory
+            attributes.size = 4096
+            attributes.links = 2
+        case .mediaFolder:
+            attributes.type = .directory
+            attributes.permissions = 0o555
+            attributes.size = 4096
+            attributes.links = 2
+        case .plainFile, .original:
+            break
+        case .info(let rel):
+            attributes.permissions = 0o444
+            attributes.size = Int64(try infoDocument(rel: rel, stat: stat).count)
+        }
+        return attributes
+    }
+}

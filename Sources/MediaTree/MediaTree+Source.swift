@@ -1,0 +1,100 @@
+import Dispatch
+import Glibc
+import MediaKit
+
+extension MediaTree {
+    /// Whether a source entry is a folder, a media folder or a plain file. Probes media-named files.
+    func classify(rel: String, stat: SourceStat) -> Node {
+        if stat.isDirectory { return .sourceFolder(rel: rel) }
+        guard MediaNames.isCandidate(RelPath.lastComponent(rel)), stat.identity.size > 0,
+              let info = try? probe(rel: rel, stat: stat), info.isBrowsable else {
+            return .plainFile(rel: rel)
+        }
+        return .mediaFolder(rel: rel)
+    }
+
+    /// The probe of a source file, made once per version of the file.
+    func probe(rel: String, stat: SourceStat) throws -> MediaInfo {
+        let path = absolute(rel)
+        return try probes.value(for: stat.identity) {
+            do {
+                return try media.probe(path: path, size: stat.identity.size)
+            } catch {
+                logger.notice("shown as a plain file: cannot probe \(path): \(error)")
+                throw error
+            }
+        }
+    }
+
+    /// The source stat behind `node`, provided the node is still what the source shows.
+    /// - Throws: `TreeError.notFound` where the source is gone or has changed kind.
+    func validStat(of node: Node) throws -> SourceStat {
+        guard let stat = SourceStat.read(absolute(node.rel)) else { throw TreeError.notFound }
+        let current: Node
+        switch node {
+        case .sourceFolder:
+            guard stat.isDirectory else { throw TreeError.notFound }
+            return stat
+        case .plainFile(let rel):
+            current = classify(rel: rel, stat: stat)
+        case .mediaFolder(let rel), .original(let rel), .info(let rel):
+            current = classify(rel: rel, stat: stat)
+            guard current == .mediaFolder(rel: rel) else { throw TreeError.notFound }
+            return stat
+        }
+        guard current == node else { throw TreeError.notFound }
+        return stat
+    }
+
+    /// The entries inside the media folder made from `rel`.
+    func mediaFolderChildren(rel: String) -> [(name: String, node: Node)] {
+        [(RelPath.lastComponent(rel), .original(rel: rel)), ("info.json", .info(rel: rel))]
+    }
+
+    /// Lists a source folder. Media-named files not probed yet are probed in parallel.
+    func listSourceFolder(rel: String) throws -> [DirectoryEntry] {
+        let path = absolute(rel)
+        guard let dir = opendir(path) else {
+            throw TreeError.io(path: path, reason: String(cString: strerror(errno)))
+        }
+        var found: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { found.append(name) }
+        }
+        closedir(dir)
+        let names = found.sorted()
+
+        let stats = names.map { SourceStat.read(path + "/" + $0) }
+        let nodes = UnsafeMutableBufferPointer<Node?>.allocate(capacity: names.count)
+        nodes.initialize(repeating: nil)
+        defer { nodes.deallocate() }
+        let box = UncheckedBox(nodes)
+        DispatchQueue.concurrentPerform(iterations: names.count) { i in
+            guard let stat = stats[i] else { return }
+            box.value[i] = classify(rel: RelPath.join(rel, names[i]), stat: stat)
+        }
+        return names.indices.compactMap { i in
+            guard let node = nodes[i] else { return nil }
+            return DirectoryEntry(name: names[i], inode: inodes.number(for: node),
+                                  type: node.isDirectory ? .directory : .regular)
+        }
+    }
+
+    /// `info.json` for the media file at `rel`.
+    func infoDocument(rel: String, stat: SourceStat) throws -> [UInt8] {
+        let name = RelPath.lastComponent(rel)
+        let info = try probe(rel: rel, stat: stat)
+        return try infoDocuments.value(for: InfoKey(identity: stat.identity, name: name)) {
+            InfoDocument.render(info, fileName: name)
+        }
+    }
+}
+
+/// Lets `concurrentPerform` write disjoint slots of one buffer.
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

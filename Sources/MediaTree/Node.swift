@@ -1,0 +1,43 @@
+/// What a node of the virtual tree stands for. `rel` is a path relative to the source root
+/// ("" for the root itself), without a leading slash.
+///
+/// The kind is part of the identity: a source file that turns from media into a plain file (or back)
+/// becomes a different node, with a different inode number, so the kernel never sees a node change type.
+public enum Node: Hashable, Sendable {
+    /// A folder of the source.
+    case sourceFolder(rel: String)
+    /// A file of the source that is not shown as media: its bytes pass through.
+    case plainFile(rel: String)
+    /// A media file shown as a folder.
+    case mediaFolder(rel: String)
+    /// Inside a media folder: the original file under its own name.
+    case original(rel: String)
+    /// Inside a media folder: `info.json`.
+    case info(rel: String)
+
+    /// The source path this node is made from.
+    public var rel: String {
+        switch self {
+        case .sourceFolder(let rel), .plainFile(let rel), .mediaFolder(let rel), .original(let rel), .info(let rel):
+            return rel
+        }
+    }
+
+    public var isDirectory: Bool {
+        switch self {
+        case .sourceFolder, .mediaFolder: return true
+        case .plainFile, .original, .info: return false
+        }
+    }
+}
+
+/// Path helpers for `rel` strings.
+enum RelPath {
+    static func join(_ parent: String, _ name: String) -> String {
+        parent.isEmpty ? name : parent + "/" + name
+    }
+
+    static func lastComponent(_ rel: String) -> String {
+        rel.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? rel
+    }
+}

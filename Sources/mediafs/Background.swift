@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+
+/// Starts the daemon in the background: this program again, with `--foreground`, in its own
+/// session, its output going to the log file, and waits until it says the mount is ready.
+enum Background {
+    /// Starts the daemon and returns once the mount answers.
+    /// - Throws: `ExitCode(1)` after printing why when the daemon fails or does not answer in time.
+    static func start(_ command: MountCommand, source: String, mountpoint: String) throws {
+        let logPath = command.logFile ?? defaultLogPath()
+        try? FileManager.default.createDirectory(
+            atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+
+        var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
+                         "--probe-timeout", String(command.probeTimeout)]
+        if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
+        for option in command.options { arguments += ["-o", option] }
+        arguments += [source, mountpoint]
+
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw failure("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        // Neither end goes to the daemon as it is: spawning dup2s the write end to fd 3 only.
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        let pid: pid_t
+        do {
+            pid = try spawnSelf(arguments, readyWriteEnd: fds[1], logPath: logPath)
+        } catch {
+            close(fds[0]); close(fds[1])
+            throw failure("cannot start the daemon: \(error)")
+        }
+        close(fds[1])
+        defer { close(fds[0]) }
+
+        switch readLine(fds[0], within: command.mountTimeout) {
+        case .some(let line) where line.hasPrefix("ready"):
+            return
+        case .some(let line):
+            let reason = line.hasPrefix("failed: ") ? String(line.dropFirst(8)) : line
+            reap(pid)
+            throw failure("\(reason)\n\(tail(of: logPath))(log: \(logPath))")
+        case .none where isAlive(pid):
+            kill(pid, SIGTERM)
+            throw failure("the mount did not answer within \(command.mountTimeout) s; stopped the daemon (log: \(logPath))")
+        case .none:
+            let status = reap(pid)
+            throw failure("the daemon exited (status \(status)) before the mount was ready\n\(tail(of: logPath))(log: \(logPath))")
+        }
+    }
+
+    /// `$XDG_STATE_HOME/mediafs/mediafs.log`, or `~/.local/state/mediafs/mediafs.log`.
+    static func defaultLogPath() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return state + "/mediafs/mediafs.log"
+    }
+
+    private static func spawnSelf(_ arguments: [String], readyWriteEnd: Int32, logPath: String) throws -> pid_t {
+        let executable = "/proc/self/exe"
+        let argv = (["mediafs"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_adddup2(&actions, readyWriteEnd, 3)
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard result == 0 else { throw CLIError(String(cString: strerror(result))) }
+        return pid
+    }
+
+    /// One line from `fd`, or nil at end of file or when `seconds` pass first.
+    private static func readLine(_ fd: Int32, within seconds: Double) -> String? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var bytes: [UInt8] = []
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left * 1000, 60_000)) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 256)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        guard !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
+    }
+
+    private static func isAlive(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    /// Waits for the daemon to end; its exit status.
+    @discardableResult
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// The last lines of the log, where libfuse and fusermount3 say why a mount failed.
+    private static func tail(of path: String, lines: Int = 5) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "" }
+        let last = text.split(separator: "\n").suffix(lines)
+        return last.isEmpty ? "" : last.map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import FuseBridge
+import Glibc
+import Logging
+import MediaKit
+import MediaTree
+
+/// `mediafs mount SOURCE MOUNTPOINT`: mounts read-only and returns once the mount answers.
+struct MountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mount",
+        abstract: "Mount SOURCE on MOUNTPOINT, read-only.",
+        discussion: """
+            Runs in the background and returns once the mount answers, like sshfs; the daemon logs \
+            to --log-file. With --foreground it stays attached and logs to stderr; SIGINT, SIGTERM \
+            or SIGHUP unmount it. Unmount with: mediafs unmount MOUNTPOINT.
+            """)
+
+    @Flag(name: [.short, .long], help: "Stay attached to the terminal and log to stderr.")
+    var foreground = false
+
+    @Option(name: .customShort("o"), parsing: .singleValue,
+            help: ArgumentHelp("Mount options, comma-separated (allow_other, …); may be repeated.", valueName: "options"))
+    var options: [String] = []
+
+    @Option(help: ArgumentHelp("Where the background daemon logs.", valueName: "path"))
+    var logFile: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String = "info"
+
+    @Option(help: ArgumentHelp("Write the daemon's process id to this file.", valueName: "path"))
+    var pidFile: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for the mount to answer.", valueName: "seconds"))
+    var mountTimeout: Double = 30
+
+    @Option(help: ArgumentHelp("Seconds a media file's probe may take before it is shown as a plain file.", valueName: "seconds"))
+    var probeTimeout: Double = 20
+
+    /// Set by the background parent: the pipe on which the daemon says it is ready.
+    @Option(help: .private)
+    var readyFd: Int32?
+
+    @Argument(help: "The media folder to show.")
+    var source: String
+
+    @Argument(help: "An empty folder to mount on.")
+    var mountpoint: String
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of: trace, debug, info, notice, warning, error")
+        }
+        guard mountTimeout > 0, probeTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+    }
+
+    func run() throws {
+        let paths: (source: String, mountpoint: String)
+        let fuseOptions: [String]
+        do {
+            paths = try MountPreflight.check(source: source, mountpoint: mountpoint)
+            fuseOptions = try OptionList.fuseOptions(from: options)
+        } catch let error as CLIError {
+            ReadyPipe(fd: readyFd)?.send("failed: \(error.message)")
+            throw failure(error.message)
+        }
+        if foreground {
+            try serve(source: paths.source, mountpoint: paths.mountpoint, fuseOptions: fuseOptions)
+        } else {
+            try Background.start(self, source: paths.source, mountpoint: paths.mountpoint)
+        }
+    }
+
+    /// Mounts and serves in this process until unmounted.
+    private func serve(source: String, mountpoint: String, fuseOptions: [String]) throws -> Never {
+        TerminationSignals.block()
+        let ready = ReadyPipe(fd: readyFd)
+        if readyFd != nil { setsid() }
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var configured = Logger(label: "mediafs")
+        configured.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = configured
+        if let pidFile { try? "\(getpid())\n".write(toFile: pidFile, atomically: true, encoding: .utf8) }
+
+        let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger)
+        let session = FuseSession(
+            fileSystem: FuseFileSystem(tree: tree, logger: logger), mountpoint: mountpoint,
+            options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)
+        do {
+            try session.run { ok in
+                ready?.send(ok ? "ready \(getpid())" : "failed: the mount did not answer")
+                if !ok { logger.error("the mount on \(mountpoint) did not answer a stat of its root") }
+            }
+        } catch {
+            logger.error("\(error)")
+            ready?.send("failed: \(error)")
+            if let pidFile { unlink(pidFile) }
+            Glibc.exit(1)
+        }
+        if let pidFile { unlink(pidFile) }
+        Glibc.exit(0)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+
+/// The checks made before mounting, each failing with a message that says what to do.
+enum MountPreflight {
+    /// The resolved source and mount point paths.
+    /// - Throws: `CLIError` for a missing source, a missing, non-empty or mounted mount point,
+    ///   a mount point inside the source's reach, or no usable /dev/fuse.
+    static func check(source: String, mountpoint: String) throws -> (source: String, mountpoint: String) {
+        var st = stat()
+        guard stat(source, &st) == 0 else {
+            throw CLIError("source folder '\(source)' does not exist (\(String(cString: strerror(errno))))")
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw CLIError("source '\(source)' is not a folder") }
+
+        guard stat(mountpoint, &st) == 0 else {
+            if errno == ENOTCONN {
+                throw CLIError("'\(mountpoint)' is a dead mount (its daemon is gone); remove it with: fusermount3 -u \(mountpoint)")
+            }
+            throw CLIError("mount point '\(mountpoint)' does not exist (\(String(cString: strerror(errno)))); create it with: mkdir -p \(mountpoint)")
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw CLIError("mount point '\(mountpoint)' is not a folder") }
+        let resolvedSource = resolve(source)
+        let resolvedMountpoint = resolve(mountpoint)
+        if MountTable.isMountPoint(resolvedMountpoint) {
+            throw CLIError("'\(resolvedMountpoint)' is already a mount point; unmount it first (mediafs unmount \(resolvedMountpoint))")
+        }
+        if let first = try? FileManager.default.contentsOfDirectory(atPath: resolvedMountpoint).first {
+            throw CLIError("mount point '\(resolvedMountpoint)' is not empty (it holds '\(first)'); mount on an empty folder")
+        }
+        if resolvedSource == resolvedMountpoint || resolvedSource.hasPrefix(resolvedMountpoint + "/")
+            || resolvedMountpoint.hasPrefix(resolvedSource + "/") {
+            throw CLIError("the source and the mount point must not contain each other ('\(resolvedSource)', '\(resolvedMountpoint)')")
+        }
+        guard access("/dev/fuse", R_OK | W_OK) == 0 else {
+            throw CLIError("/dev/fuse is not available (\(String(cString: strerror(errno)))): load the fuse module (modprobe fuse), or in a container pass the device through (--device /dev/fuse)")
+        }
+        return (resolvedSource, resolvedMountpoint)
+    }
+
+    /// `path` made absolute against the current folder (the file need not exist).
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    static func resolve(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

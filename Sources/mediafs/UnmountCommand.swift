@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+/// `mediafs unmount MOUNTPOINT`: `fusermount3 -u`, which also ends the daemon.
+struct UnmountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unmount",
+        abstract: "Unmount a mediafs mount; its daemon then exits.")
+
+    @Flag(name: [.customShort("z"), .long], help: "Detach now even if files on the mount are open.")
+    var lazy = false
+
+    @Argument(help: "The folder mediafs is mounted on.")
+    var mountpoint: String
+
+    func run() throws {
+        var st = stat()
+        guard stat(mountpoint, &st) == 0 || errno == ENOTCONN else { throw failure("'\(mountpoint)' does not exist") }
+        // A dead mount (ENOTCONN) cannot be resolved; its path is taken as given.
+        let path = MountPreflight.absolute(MountPreflight.resolve(mountpoint))
+        guard MountTable.isMountPoint(path) else { throw failure("'\(path)' is not mounted") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/fusermount3")
+        process.arguments = lazy ? ["-u", "-z", path] : ["-u", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw failure("could not unmount '\(path)' (fusermount3 exited \(process.terminationStatus)); if it is busy, close the files open on it or use --lazy")
+        }
+    }
+}
+
+/// Prints "mediafs: MESSAGE" on stderr and gives the exit status 1.
+func failure(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("mediafs: \(message)\n".utf8))
+    return ExitCode(1)
+}
