@@ -1,3 +1,5 @@
+import CAV
+
 /// The narrow interface through which the rest of mediafs reaches the media layer.
 ///
 /// Requests and answers are plain values (paths, numbers, `Codable` structs), so that an
@@ -13,8 +15,11 @@ public struct LocalMediaService: MediaService {
     /// Seconds a probe may take before it is interrupted.
     public var probeTimeout: Double
 
+    /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
+    /// `MediaError` in the caller's log line naming the file.
     public init(probeTimeout: Double = 20) {
         self.probeTimeout = probeTimeout
+        av_log_set_level(AV_LOG_FATAL)
     }
 
     public func probe(path: String, size: Int64) throws -> MediaInfo {

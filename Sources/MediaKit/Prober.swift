@@ -27,14 +27,19 @@ public enum Prober {
         let tags = Metadata.dictionary(c.metadata)
         return MediaInfo.Chapter(
             id: c.id,
-            start: Double(c.start) * av_q2d(c.time_base),
-            end: Double(c.end) * av_q2d(c.time_base),
+            start: microseconds(Double(c.start) * av_q2d(c.time_base)),
+            end: microseconds(Double(c.end) * av_q2d(c.time_base)),
             title: tags["title"],
             tags: tags)
     }
 
     /// `value` in units of 1/`base` second as seconds, or nil for AV_NOPTS_VALUE.
     static func seconds(_ value: Int64, _ base: Int32) -> Double? {
-        value == cav_nopts_value() ? nil : Double(value) / Double(base)
+        value == cav_nopts_value() ? nil : microseconds(Double(value) / Double(base))
+    }
+
+    /// `seconds` rounded to the microsecond, so that 30.051 reads as 30.051 and not 30.051000000000002.
+    static func microseconds(_ seconds: Double) -> Double {
+        (seconds * 1_000_000).rounded() / 1_000_000
     }
 }

@@ -26,10 +26,15 @@ extension MediaTree {
         }
     }
 
+    /// The stat of the source entry at `rel`, or nil where there is nothing to show.
+    func sourceStat(_ rel: String) -> SourceStat? {
+        SourceStat.read(absolute(rel), root: resolvedRoot)
+    }
+
     /// The source stat behind `node`, provided the node is still what the source shows.
     /// - Throws: `TreeError.notFound` where the source is gone or has changed kind.
     func validStat(of node: Node) throws -> SourceStat {
-        guard let stat = SourceStat.read(absolute(node.rel)) else { throw TreeError.notFound }
+        guard let stat = sourceStat(node.rel) else { throw TreeError.notFound }
         let current: Node
         switch node {
         case .sourceFolder:
@@ -67,7 +72,7 @@ extension MediaTree {
         closedir(dir)
         let names = found.sorted()
 
-        let stats = names.map { SourceStat.read(path + "/" + $0) }
+        let stats = names.map { sourceStat(RelPath.join(rel, $0)) }
         let nodes = UnsafeMutableBufferPointer<Node?>.allocate(capacity: names.count)
         nodes.initialize(repeating: nil)
         defer { nodes.deallocate() }

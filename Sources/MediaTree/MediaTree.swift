@@ -10,6 +10,8 @@ import MediaKit
 public final class MediaTree: Sendable {
     /// The absolute path of the source folder, without a trailing slash.
     public let sourceRoot: String
+    /// `sourceRoot` with every symbolic link resolved: links in the source may point anywhere under it.
+    let resolvedRoot: String
     public let inodes = InodeTable()
     let media: MediaService
     let logger: Logger
@@ -28,6 +30,12 @@ public final class MediaTree: Sendable {
         var root = sourceRoot
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         self.sourceRoot = root
+        if let resolved = realpath(root, nil) {
+            self.resolvedRoot = String(cString: resolved)
+            free(resolved)
+        } else {
+            self.resolvedRoot = root
+        }
         self.media = media
         self.logger = logger
         self.mountOwner = (getuid(), getgid())
@@ -45,7 +53,7 @@ public final class MediaTree: Sendable {
         switch parentNode {
         case .sourceFolder(let rel):
             let childRel = RelPath.join(rel, name)
-            guard let stat = SourceStat.read(absolute(childRel)) else { throw TreeError.notFound }
+            guard let stat = sourceStat(childRel) else { throw TreeError.notFound }
             let node = classify(rel: childRel, stat: stat)
             return try attributes(of: node, stat: stat)
         case .mediaFolder(let rel):

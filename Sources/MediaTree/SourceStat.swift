@@ -12,13 +12,19 @@ struct SourceStat: Sendable {
     var modificationTime: timespec
     var changeTime: timespec
 
-    /// Stats `path`, following a symbolic link only to a regular file (a link to a folder could make a loop).
-    /// - Returns: nil where there is nothing to show (missing, a link to a folder or to nothing, a device, …).
-    static func read(_ path: String) -> SourceStat? {
+    /// Stats `path`, following a symbolic link only to a regular file inside `root` (a link to a
+    /// folder could make a loop, and nothing outside the source may show through the mount).
+    /// - Parameter root: the resolved (`realpath`) source root.
+    /// - Returns: nil where there is nothing to show (missing, a link to a folder, to nothing or out
+    ///   of the source, a device, …).
+    static func read(_ path: String, root: String) -> SourceStat? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         if (st.st_mode & S_IFMT) == S_IFLNK {
-            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                  let target = realpath(path, nil) else { return nil }
+            defer { free(target) }
+            guard String(cString: target).hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
         }
         let type = st.st_mode & S_IFMT
         guard type == S_IFDIR || type == S_IFREG else { return nil }

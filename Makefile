@@ -1,0 +1,81 @@
+# mediafs: the two commands a newcomer runs are `make mount` and `make test` (see README.md).
+#
+#   make mount [MEDIA=folder] [MOUNTPOINT=folder]   install what is missing, build, mount
+#   make unmount [MOUNTPOINT=folder]
+#   make test                                       unit and real-mount tests; leaves no mount
+#   make bench                                      measurements, written to Docs/PERFORMANCE.md
+#   make deps | build | clean
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# The toolchain may sit outside PATH (/opt/swift on the project's machines).
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SAMPLE := $(CURDIR)/sample-media
+MEDIA ?= $(SAMPLE)
+MOUNTPOINT ?= $(CURDIR)/mnt
+RELEASE_BIN := $(CURDIR)/.build/release/mediafs
+
+# Debian 12 packages: C libraries to build against, fuse3 for fusermount3, the ffmpeg command and
+# the tools the tests and benchmarks drive.
+APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
+	libswscale-dev libpng-dev ffmpeg ffmpegthumbnailer python3 rsync attr tar util-linux \
+	fonts-dejavu-core mkvtoolnix
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help deps build mount unmount test bench clean
+
+help:
+	@sed -n '1,8p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:" $$missing; \
+	    $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@[ -x "$(SWIFT)" ] || { echo "Swift not found: install a Swift 6 toolchain (https://swift.org/install) or set SWIFT=/path/to/swift"; exit 1; }
+	@[ -c /dev/fuse ] || { echo "/dev/fuse is missing: load the fuse module (modprobe fuse) or pass the device to the container"; exit 1; }
+
+build: deps
+	$(SWIFT) build -c release
+
+# A sample library made with the ffmpeg command when MEDIA= is not given.
+$(SAMPLE)/.fixtures-stamp: scripts/make-media.sh
+	bash scripts/make-media.sh --small $(SAMPLE)
+
+mount: build $(if $(filter $(SAMPLE),$(MEDIA)),$(SAMPLE)/.fixtures-stamp)
+	@mkdir -p "$(MOUNTPOINT)"
+	@if mountpoint -q "$(MOUNTPOINT)"; then echo "$(MOUNTPOINT) is already mounted; make unmount first"; exit 1; fi
+	$(RELEASE_BIN) mount "$(MEDIA)" "$(MOUNTPOINT)"
+	@echo
+	@echo "mediafs is mounted on $(MOUNTPOINT) (source: $(MEDIA)). Try:"
+	@echo "  ls -l $(MOUNTPOINT)"
+	@echo "  ls -l $(MOUNTPOINT)/movie-1080p.mkv/"
+	@echo "  python3 -m json.tool $(MOUNTPOINT)/movie-1080p.mkv/info.json | less"
+	@echo "  cmp $(MEDIA)/movie-1080p.mkv $(MOUNTPOINT)/movie-1080p.mkv/movie-1080p.mkv && echo same bytes"
+	@echo "  make unmount"
+
+unmount:
+	@if mountpoint -q "$(MOUNTPOINT)"; then $(RELEASE_BIN) unmount "$(MOUNTPOINT)" || fusermount3 -u "$(MOUNTPOINT)"; \
+	else echo "$(MOUNTPOINT) is not mounted"; fi
+
+# Unit tests, then tests through real mounts, then the mount helper's tests. Fails if any
+# mediafs mount is left behind.
+test: deps
+	@grep ' fuse.mediafs ' /proc/self/mounts > .build-mounts-before 2>/dev/null || true
+	$(SWIFT) build
+	$(SWIFT) test
+	bash mount-scripts/test.sh "$(CURDIR)/.build/debug/mediafs"
+	@grep ' fuse.mediafs ' /proc/self/mounts | grep -vxFf .build-mounts-before > .build-mounts-left || true; \
+	rm -f .build-mounts-before; \
+	if [ -s .build-mounts-left ]; then echo "the tests left mediafs mounts behind:"; cat .build-mounts-left; rm -f .build-mounts-left; exit 1; fi; \
+	rm -f .build-mounts-left; echo "make test: all passed, no mount left behind"
+
+bench: build
+	MEDIAFS_BIN=$(RELEASE_BIN) bash bench/run.sh
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build/test-media

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The media library the tests use, made with the ffmpeg command by `scripts/make-media.sh --small`
+/// the first time a test asks for it, and kept in `.build/test-media` for later runs (the script
+/// keeps files that are already there and rebuilds all when it changes).
+public enum TestMedia {
+    /// The package's root folder (where Package.swift is).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static let made = Result { try make() }
+
+    /// The folder holding the small library. Made once per test process.
+    /// - Throws: `TestMediaError` when the ffmpeg command is missing or the script fails.
+    public static func library() throws -> URL {
+        try made.get()
+    }
+
+    /// A file of the library by its relative path, e.g. `"movie-1080p.mkv"`.
+    public static func file(_ relativePath: String) throws -> URL {
+        try library().appendingPathComponent(relativePath)
+    }
+
+    private static func make() throws -> URL {
+        let folder = packageRoot.appendingPathComponent(".build/test-media/small")
+        let script = packageRoot.appendingPathComponent("scripts/make-media.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "--small", folder.path]
+        let log = folder.deletingLastPathComponent().appendingPathComponent("make-media.log")
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestMediaError(message: "scripts/make-media.sh failed with status \(process.terminationStatus); see \(log.path)")
+        }
+        return folder
+    }
+}
+
+public struct TestMediaError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
