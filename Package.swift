@@ -38,8 +38,10 @@ let package = Package(
         ]),
 
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "TestSupport"]),
-        .testTarget(name: "MediaTreeTests", dependencies: ["MediaTree", "TestSupport"]),
-        .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "CFuse"]),
+        .testTarget(name: "MediaTreeTests", dependencies: [
+            "MediaTree", "MediaKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
         // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

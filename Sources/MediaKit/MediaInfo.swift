@@ -81,9 +81,18 @@ public struct MediaInfo: Codable, Sendable, Equatable {
 
 extension MediaInfo {
     /// Whether the file is shown as a folder: a video, or audio that has chapters or cover art.
+    /// A still image (read by one of libavformat's image demuxers) is not a video.
     public var isBrowsable: Bool {
+        if isStillImage { return false }
         if streams.contains(where: \.isMovingVideo) { return true }
         let hasAudio = streams.contains { $0.kind == .audio }
         return hasAudio && (!chapters.isEmpty || streams.contains(where: \.isAttachedPicture))
+    }
+}
+
+extension MediaInfo {
+    /// Read by an image demuxer (`image2`, `jpeg_pipe`, `png_pipe`, …): a picture, not a film.
+    public var isStillImage: Bool {
+        container.format == "image2" || container.format.hasSuffix("_pipe")
     }
 }

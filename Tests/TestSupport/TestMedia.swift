@@ -29,7 +29,7 @@ public enum TestMedia {
         process.arguments = [script.path, "--small", folder.path]
         let log = folder.deletingLastPathComponent().appendingPathComponent("make-media.log")
         try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
         process.standardOutput = output

@@ -1,0 +1,62 @@
+import Glibc
+@testable import FuseBridge
+@testable import MediaTree
+import Testing
+
+@Suite struct ErrnoMappingTests {
+    @Test func treeErrorsMapToTheirErrno() {
+        #expect(ErrnoMapping.code(for: TreeError.notFound) == ENOENT)
+        #expect(ErrnoMapping.code(for: TreeError.notDirectory) == ENOTDIR)
+        #expect(ErrnoMapping.code(for: TreeError.isDirectory) == EISDIR)
+        #expect(ErrnoMapping.code(for: TreeError.readOnly) == EROFS)
+        #expect(ErrnoMapping.code(for: TreeError.io(path: "/x", reason: "bad")) == EIO)
+        #expect(ErrnoMapping.code(for: TreeError.noAttribute) == ENODATA)
+        #expect(ErrnoMapping.code(for: TreeError.tooLarge) == ERANGE)
+    }
+
+    @Test func anythingElseIsEIO() {
+        struct Surprise: Error {}
+        #expect(ErrnoMapping.code(for: Surprise()) == EIO)
+    }
+}
+
+@Suite struct MountOptionsTests {
+    @Test func everyMountIsReadOnlyAndCleansUpAfterItself() {
+        let options = MountOptions(fileSystemName: "/srv/media", extra: ["allow_other"])
+        #expect(options.arguments == ["mediafs", "-o", "ro,default_permissions,auto_unmount,subtype=mediafs,fsname=/srv/media,allow_other"])
+    }
+
+    @Test func commasAndBackslashesInTheSourceAreEscaped() {
+        #expect(MountOptions.escape(#"/a,b\c"#) == #"/a\,b\\c"#)
+    }
+}
+
+@Suite struct LookupCountsTests {
+    @Test func forgetTakesOffWhatLookupsAdded() {
+        let counts = LookupCounts()
+        counts.add(5)
+        counts.add(5)
+        counts.add(6)
+        counts.forget(5, count: 1)
+        #expect(counts.count(of: 5) == 1)
+        counts.forget(5, count: 1)
+        #expect(counts.count(of: 5) == 0)
+        counts.forget(6, count: 10)
+        #expect(counts.referenced == 0)
+    }
+}
+
+@Suite struct AttributesStatTests {
+    @Test func statCarriesTypeModeSizeAndTimes() {
+        let time = timespec(tv_sec: 1_700_000_000, tv_nsec: 123)
+        let file = Attributes(inode: 42, type: .regular, permissions: 0o444, size: 1_000, links: 1, uid: 7, gid: 8,
+                              accessTime: time, modificationTime: time, changeTime: time)
+        let st = file.stat
+        #expect(st.st_ino == 42 && st.st_mode == S_IFREG | 0o444 && st.st_size == 1_000)
+        #expect(st.st_blocks == 2 && st.st_uid == 7 && st.st_gid == 8)
+        #expect(st.st_mtim.tv_sec == 1_700_000_000 && st.st_mtim.tv_nsec == 123)
+        var folder = file
+        folder.type = .directory
+        #expect(folder.stat.st_mode & S_IFMT == S_IFDIR)
+    }
+}

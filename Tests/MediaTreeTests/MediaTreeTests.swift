@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import MediaTree
+import Testing
+import TestSupport
+
+@Suite struct MediaTreeTests {
+    @Test func rootMirrorsTheSourceWithMediaAsFolders() throws {
+        let fixture = try TreeFixture()
+        let root = try fixture.tree.list(InodeTable.rootNumber)
+        #expect(root.map(\.name) == ["audio", "broken", "clips", "feature-1080p.mp4", "notes.txt"])
+        #expect(root.first { $0.name == "feature-1080p.mp4" }?.type == .directory)
+        #expect(root.first { $0.name == "notes.txt" }?.type == .regular)
+        let broken = try fixture.tree.list(try fixture.lookup("broken").inode)
+        #expect(broken.map(\.name) == ["empty.mp4"] && broken[0].type == .regular)
+        let audio = try fixture.tree.list(try fixture.lookup("audio").inode)
+        #expect(audio.first?.type == .regular, "a song without chapters or cover art is a plain file")
+    }
+
+    @Test func listingTypesMatchAttributes() throws {
+        let fixture = try TreeFixture()
+        for folder in ["", "clips", "broken", "audio", "feature-1080p.mp4"] {
+            let inode = folder.isEmpty ? InodeTable.rootNumber : try fixture.lookup(folder).inode
+            for entry in try fixture.tree.list(inode) {
+                let attributes = try fixture.tree.lookup(parent: inode, name: entry.name)
+                #expect(attributes.type == entry.type, "\(folder)/\(entry.name)")
+                #expect(attributes.inode == entry.inode, "\(folder)/\(entry.name)")
+            }
+        }
+    }
+
+    @Test func mediaFolderHoldsTheOriginalAndInfo() throws {
+        let fixture = try TreeFixture()
+        let folder = try fixture.lookup("feature-1080p.mp4")
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json"])
+        #expect(folder.permissions & 0o222 == 0)
+
+        let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4")
+        let source = try Data(contentsOf: URL(fileURLWithPath: fixture.path("feature-1080p.mp4")))
+        #expect(original.size == Int64(source.count))
+        #expect(try fixture.read("feature-1080p.mp4/feature-1080p.mp4") == Array(source))
+
+        let info = try fixture.lookup("feature-1080p.mp4/info.json")
+        let bytes = try fixture.read("feature-1080p.mp4/info.json")
+        #expect(info.size == Int64(bytes.count), "the size stat reports is the size read")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(json["file"] as? String == "feature-1080p.mp4")
+        #expect((json["chapters"] as? [Any])?.count == 6)
+        #expect(bytes.last == UInt8(ascii: "\n"))
+    }
+
+    @Test func plainFilesPassThrough() throws {
+        let fixture = try TreeFixture()
+        let notes = try fixture.lookup("notes.txt")
+        let source = try Data(contentsOf: URL(fileURLWithPath: fixture.path("notes.txt")))
+        #expect(notes.type == .regular && notes.size == Int64(source.count))
+        #expect(try fixture.read("notes.txt") == Array(source))
+        #expect(try fixture.tree.open(notes.inode).read(offset: notes.size + 10, count: 100).isEmpty)
+        #expect(try fixture.lookup("broken/empty.mp4").size == 0)
+    }
+
+    @Test func inodeNumbersAreStable() throws {
+        let fixture = try TreeFixture()
+        let first = try fixture.lookup("clips/clip-vp9.webm/info.json").inode
+        _ = try fixture.tree.list(InodeTable.rootNumber)
+        #expect(try fixture.lookup("clips/clip-vp9.webm/info.json").inode == first)
+        #expect(try fixture.lookup("clips").inode != first)
+    }
+
+    @Test func eachVersionOfAFileIsProbedOnce() throws {
+        let fixture = try TreeFixture()
+        let path = fixture.path("feature-1080p.mp4")
+        _ = try fixture.tree.list(InodeTable.rootNumber)
+        _ = try fixture.tree.list(InodeTable.rootNumber)
+        _ = try fixture.read("feature-1080p.mp4/info.json")
+        #expect(fixture.media.probes(of: path) == 1)
+        try fixture.touch("feature-1080p.mp4")
+        _ = try fixture.lookup("feature-1080p.mp4/info.json")
+        #expect(fixture.media.probes(of: path) == 2, "a changed modification time is a new version")
+    }
+
+    @Test func aReplacedFileIsSeenAsItIsNow() throws {
+        let fixture = try TreeFixture()
+        let folder = try fixture.lookup("feature-1080p.mp4")
+        let oldInfo = try fixture.read("feature-1080p.mp4/info.json")
+
+        // Another video under the same name: same node, new info.
+        try FileManager.default.removeItem(atPath: fixture.path("feature-1080p.mp4"))
+        try FileManager.default.copyItem(atPath: fixture.path("clips/clip-vp9.webm"), toPath: fixture.path("feature-1080p.mp4"))
+        try fixture.touch("feature-1080p.mp4")
+        let newInfo = try fixture.read("feature-1080p.mp4/info.json")
+        #expect(newInfo != oldInfo)
+        #expect(String(decoding: newInfo, as: UTF8.self).contains("vp9"))
+        #expect(try fixture.lookup("feature-1080p.mp4").inode == folder.inode)
+
+        // Text under the media name: a plain file now, with a new number; the folder is gone.
+        try "no longer a video\n".write(toFile: fixture.path("feature-1080p.mp4"), atomically: true, encoding: .utf8)
+        let plain = try fixture.lookup("feature-1080p.mp4")
+        #expect(plain.type == .regular && plain.inode != folder.inode)
+        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: folder.inode) }
+        #expect(throws: TreeError.notFound) { try fixture.tree.list(folder.inode) }
+    }
+
+    @Test func symbolicLinksStayInsideTheSource() throws {
+        let fixture = try TreeFixture()
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: fixture.path("inside.mp4"), withDestinationPath: "feature-1080p.mp4")
+        try manager.createSymbolicLink(atPath: fixture.path("outside.txt"), withDestinationPath: "/etc/hostname")
+        try manager.createSymbolicLink(atPath: fixture.path("folder-link"), withDestinationPath: "clips")
+        try manager.createSymbolicLink(atPath: fixture.path("dangling.mkv"), withDestinationPath: "nothing-here.mkv")
+        let names = try fixture.tree.list(InodeTable.rootNumber).map(\.name)
+        #expect(names.contains("inside.mp4"))
+        #expect(!names.contains("outside.txt") && !names.contains("folder-link") && !names.contains("dangling.mkv"))
+        #expect(try fixture.lookup("inside.mp4").type == .directory)
+        #expect(throws: TreeError.notFound) { try fixture.lookup("outside.txt") }
+    }
+
+    @Test func errorsSayWhatIsWrong() throws {
+        let fixture = try TreeFixture()
+        #expect(throws: TreeError.notFound) { try fixture.lookup("missing.mkv") }
+        #expect(throws: TreeError.notFound) { try fixture.lookup("feature-1080p.mp4/cover.png") }
+        #expect(throws: TreeError.notDirectory) { try fixture.lookup("notes.txt/x") }
+        #expect(throws: TreeError.isDirectory) { try fixture.tree.open(try fixture.lookup("clips").inode) }
+        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: 999_999) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import MediaKit
+import MediaTree
+import Synchronization
+import TestSupport
+
+/// A media service that counts the probes it makes.
+final class CountingMediaService: MediaService {
+    private let inner = LocalMediaService(probeTimeout: 20)
+    private let counts = Mutex<[String: Int]>([:])
+
+    func probe(path: String, size: Int64) throws -> MediaInfo {
+        counts.withLock { $0[path, default: 0] += 1 }
+        return try inner.probe(path: path, size: size)
+    }
+
+    func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
+    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+}
+
+/// A private source folder for one test: a few files of the test library, copied, so the test may
+/// change them; removed when the fixture goes.
+final class TreeFixture {
+    let source: URL
+    let media = CountingMediaService()
+    let tree: MediaTree
+
+    init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"]) throws {
+        source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-tree-\(UUID().uuidString)")
+        for file in files {
+            let target = source.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try TestMedia.file(file), to: target)
+        }
+        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: source) }
+
+    func path(_ relative: String) -> String { source.appendingPathComponent(relative).path }
+
+    /// The attributes at a slash-separated path from the root, looked up name by name.
+    func lookup(_ path: String) throws -> Attributes {
+        var attributes = try tree.attributes(of: InodeTable.rootNumber)
+        for name in path.split(separator: "/") {
+            attributes = try tree.lookup(parent: attributes.inode, name: String(name))
+        }
+        return attributes
+    }
+
+    /// The whole content of the file at `path`.
+    func read(_ path: String) throws -> [UInt8] {
+        let content = try tree.open(try lookup(path).inode)
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try content.read(offset: Int64(bytes.count), count: 65_536)
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+        }
+    }
+
+    /// Sets the modification time of a source file `seconds` into the future (a changed version).
+    func touch(_ relative: String, seconds: Double = 5) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: seconds)],
+                                              ofItemAtPath: path(relative))
+    }
+}
