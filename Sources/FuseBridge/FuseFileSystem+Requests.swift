@@ -20,39 +20,6 @@ extension FuseFileSystem {
         }
     }
 
-    func opendir(_ inode: UInt64, info: FileInfo, request: Request) {
-        do {
-            let listing = try tree.list(inode)
-            // ".." of the root points at the root; elsewhere the kernel fills in the real parent.
-            let handle = DirectoryHandle(inode: inode, parent: inode, listing: listing)
-            HandleSlot.store(handle, in: info.pointer)
-            request.reply(open: info.pointer)
-        } catch {
-            request.fail(error, "listing of inode \(inode)")
-        }
-    }
-
-    /// Serves entries of the listing taken at `opendir`, from index `offset`, as many as fit in `size`.
-    func readdir(size: Int, offset: off_t, handle: DirectoryHandle?, request: Request) {
-        guard let handle else { return request.fail(errno: EBADF) }
-        var buffer = [CChar](repeating: 0, count: size)
-        var used = 0
-        var index = Int(offset)
-        while index < handle.entries.count {
-            let entry = handle.entries[index]
-            var st = Glibc.stat()
-            st.st_ino = ino_t(entry.inode)
-            st.st_mode = entry.isDirectory ? S_IFDIR : S_IFREG
-            let needed = buffer.withUnsafeMutableBufferPointer { buf in
-                fuse_add_direntry(request.raw, buf.baseAddress! + used, size - used, entry.name, &st, off_t(index + 1))
-            }
-            if used + needed > size { break }
-            used += needed
-            index += 1
-        }
-        buffer.withUnsafeBytes { request.reply(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<used])) }
-    }
-
     func open(_ inode: UInt64, info: FileInfo, request: Request) {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
         do {

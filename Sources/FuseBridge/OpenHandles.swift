@@ -1,16 +1,21 @@
 import CFuse
 import MediaTree
 
-/// A folder listing taken at `opendir`: `readdir` serves it by offset, so a listing read in several
-/// calls is consistent even while the source changes.
+/// A folder listing taken at `opendir`: `readdir` and `readdirplus` serve it by offset, so a
+/// listing read in several calls is consistent even while the source changes.
 final class DirectoryHandle: Sendable {
-    /// ".", ".." and the folder's entries, in the order served.
-    let entries: [(name: String, inode: UInt64, isDirectory: Bool)]
+    /// The folder's entries, served after "." and ".." (offsets 0 and 1).
+    let listing: [DirectoryEntry]
+    let inode: UInt64
 
-    init(inode: UInt64, parent: UInt64, listing: [DirectoryEntry]) {
-        entries = [(".", inode, true), ("..", parent, true)]
-            + listing.map { ($0.name, $0.inode, $0.type == .directory) }
+    init(inode: UInt64, listing: [DirectoryEntry]) {
+        self.inode = inode
+        self.listing = listing
     }
+
+    /// Entries served before the listing: "." and "..".
+    static let dots = 2
+    var count: Int { listing.count + Self.dots }
 }
 
 /// An open file: what `read` serves until `release`.

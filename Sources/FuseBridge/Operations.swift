@@ -39,9 +39,15 @@ enum Operations {
             let info = FileInfo(fi!)
             request.fileSystem.async(request) { $0.fileSystem.opendir(UInt64(ino), info: info, request: $0) }
         }
-        ops.readdir = { req, ino, size, off, fi in
+        ops.readdir = { req, _, size, off, fi in
             let request = Request(req!)
-            request.fileSystem.readdir(size: size, offset: off, handle: HandleSlot.borrow(DirectoryHandle.self, from: fi), request: request)
+            let handle = HandleSlot.borrow(DirectoryHandle.self, from: fi)
+            request.fileSystem.readdir(size: size, offset: off, plus: false, handle: handle, request: request)
+        }
+        ops.readdirplus = { req, _, size, off, fi in
+            let request = Request(req!)
+            let handle = HandleSlot.borrow(DirectoryHandle.self, from: fi)
+            request.fileSystem.readdir(size: size, offset: off, plus: true, handle: handle, request: request)
         }
         ops.releasedir = { req, _, fi in
             let request = Request(req!)

@@ -25,9 +25,11 @@ public struct Attributes: Sendable, Equatable {
     }
 }
 
-/// One name in a folder listing, with the type `stat` will report for it.
+/// One name in a folder listing, with what `stat` reports for it when the listing is taken
+/// (served to the kernel with the names by readdirplus).
 public struct DirectoryEntry: Sendable, Equatable {
     public var name: String
-    public var inode: UInt64
-    public var type: Attributes.FileType
+    public var attributes: Attributes
+    public var inode: UInt64 { attributes.inode }
+    public var type: Attributes.FileType { attributes.type }
 }

@@ -56,7 +56,8 @@ extension MediaTree {
         [(RelPath.lastComponent(rel), .original(rel: rel)), ("info.json", .info(rel: rel))]
     }
 
-    /// Lists a source folder. Media-named files not probed yet are probed in parallel.
+    /// Lists a source folder, sorted by name. Entries are stat'ed and classified in parallel, so
+    /// media-named files not probed yet are probed several at a time.
     func listSourceFolder(rel: String) throws -> [DirectoryEntry] {
         let path = absolute(rel)
         guard let dir = opendir(path) else {
@@ -72,19 +73,18 @@ extension MediaTree {
         closedir(dir)
         let names = found.sorted()
 
-        let stats = names.map { sourceStat(RelPath.join(rel, $0)) }
-        let nodes = UnsafeMutableBufferPointer<Node?>.allocate(capacity: names.count)
-        nodes.initialize(repeating: nil)
-        defer { nodes.deallocate() }
-        let box = UncheckedBox(nodes)
+        let listed = UnsafeMutableBufferPointer<Attributes?>.allocate(capacity: names.count)
+        listed.initialize(repeating: nil)
+        defer { listed.deallocate() }
+        let box = UncheckedBox(listed)
         DispatchQueue.concurrentPerform(iterations: names.count) { i in
-            guard let stat = stats[i] else { return }
-            box.value[i] = classify(rel: RelPath.join(rel, names[i]), stat: stat)
+            let childRel = RelPath.join(rel, names[i])
+            guard let stat = sourceStat(childRel) else { return }
+            // Folders, plain files and media folders: making their attributes cannot fail.
+            box.value[i] = try? attributes(of: classify(rel: childRel, stat: stat), stat: stat)
         }
         return names.indices.compactMap { i in
-            guard let node = nodes[i] else { return nil }
-            return DirectoryEntry(name: names[i], inode: inodes.number(for: node),
-                                  type: node.isDirectory ? .directory : .regular)
+            listed[i].map { DirectoryEntry(name: names[i], attributes: $0) }
         }
     }
 

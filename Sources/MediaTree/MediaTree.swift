@@ -74,16 +74,17 @@ public final class MediaTree: Sendable {
         return try attributes(of: node, stat: validStat(of: node))
     }
 
-    /// The names in the folder numbered `inode`, with the type each will `stat` as, sorted by name.
+    /// The names in the folder numbered `inode`, sorted by name, each with its attributes.
+    /// - Throws: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
-        _ = try validStat(of: node)
+        let stat = try validStat(of: node)
         switch node {
         case .sourceFolder(let rel):
             return try listSourceFolder(rel: rel)
         case .mediaFolder(let rel):
-            return mediaFolderChildren(rel: rel).map {
-                DirectoryEntry(name: $0.name, inode: inodes.number(for: $0.node), type: .regular)
+            return try mediaFolderChildren(rel: rel).map {
+                DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
             }
         case .plainFile, .original, .info:
             throw TreeError.notDirectory

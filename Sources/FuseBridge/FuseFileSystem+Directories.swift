@@ -1,0 +1,56 @@
+import CFuse
+import Glibc
+import MediaTree
+
+/// Folders: the listing is taken once at `opendir` and served by offset.
+extension FuseFileSystem {
+    func opendir(_ inode: UInt64, info: FileInfo, request: Request) {
+        do {
+            HandleSlot.store(DirectoryHandle(inode: inode, listing: try tree.list(inode)), in: info.pointer)
+            request.reply(open: info.pointer)
+        } catch {
+            request.fail(error, "listing of inode \(inode)")
+        }
+    }
+
+    /// Serves entries from index `offset`, as many as fit in `size` bytes. With `plus` (readdirplus)
+    /// each entry carries its attributes, and so counts as a lookup, as `lookup` replies do; "." and
+    /// ".." carry none (inode 0), so the kernel does not count them.
+    func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
+        guard let handle else { return request.fail(errno: EBADF) }
+        var buffer = [CChar](repeating: 0, count: size)
+        var used = 0
+        var index = Int(offset)
+        while index < handle.count {
+            let name: String
+            var entry = fuse_entry_param()
+            if index < DirectoryHandle.dots {
+                name = index == 0 ? "." : ".."
+                entry.attr.st_ino = ino_t(handle.inode)
+                entry.attr.st_mode = S_IFDIR
+            } else {
+                let listed = handle.listing[index - DirectoryHandle.dots]
+                name = listed.name
+                entry.attr = listed.attributes.stat
+                if plus {
+                    entry.ino = fuse_ino_t(listed.inode)
+                    entry.generation = 1
+                    entry.attr_timeout = timeouts.attributes
+                    entry.entry_timeout = timeouts.entry
+                }
+            }
+            let next = off_t(index + 1)
+            let needed = buffer.withUnsafeMutableBufferPointer { buffer in
+                let start = buffer.baseAddress! + used
+                return plus
+                    ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                    : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+            }
+            if used + needed > size { break }
+            if entry.ino != 0 { lookups.add(UInt64(entry.ino)) }
+            used += needed
+            index += 1
+        }
+        buffer.withUnsafeBytes { request.reply(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<used])) }
+    }
+}
