@@ -23,21 +23,19 @@ public final class SourceFileContent: FileContent {
     deinit { close(descriptor) }
 
     public func read(offset: Int64, count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = buffer.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            filled = 0
+            while filled < count {
+                let n = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno; return }
+                if n == 0 { return }
+                filled += n
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TreeError.io(path: path, reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            filled += n
         }
-        buffer.removeLast(count - filled)
-        return buffer
+        guard failure == 0 else { throw TreeError.io(path: path, reason: String(cString: strerror(failure))) }
+        return bytes
     }
 }
 
