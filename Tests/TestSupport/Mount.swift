@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+
+/// A real mediafs mount: `mediafs mount --foreground SOURCE POINT` as a child process, its output
+/// in a log file (never a pipe), ready once the mount point is in /proc/self/mountinfo as
+/// fuse.mediafs and `stat` of it answers.
+///
+/// Use it through `Mount.with { }` (or call `teardown()` in a `defer`): teardown always runs and,
+/// from gentle to forceful, `fusermount3 -u`, SIGTERM, aborts the FUSE connection, SIGKILL and
+/// `umount -l`, so that no test leaves a mount or a daemon behind whatever happened.
+public final class Mount: @unchecked Sendable {
+    /// The mediafs binary: $MEDIAFS_BIN, or .build/debug/mediafs in the package.
+    public static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["MEDIAFS_BIN"], !path.isEmpty { return path }
+        return TestMedia.packageRoot.appendingPathComponent(".build/debug/mediafs").path
+    }
+
+    public let source: String
+    public let point: String
+    public let logPath: String
+    public let daemon: ChildProcess
+    /// The mountinfo line recorded once the mount was ready: its device names the FUSE connection.
+    public private(set) var entry: MountEntry!
+    /// What teardown had to do beyond the gentle steps (empty when the mount had already ended).
+    public private(set) var teardownSteps: [String] = []
+    private var tornDown = false
+
+    /// The FUSE connection number (the minor of the mount's device).
+    public var connection: Int? { entry?.minor }
+
+    /// Mounts `source` on `point` (both must exist) in the foreground and waits, at most
+    /// `timeout` seconds, until the mount answers.
+    /// - Parameters:
+    ///   - arguments: more arguments for `mediafs mount` (e.g. `["-o", "…"]`, `["--log-level", "debug"]`).
+    /// - Throws: `HarnessError` (after tearing down) when the daemon dies or the mount does not
+    ///   answer in time; the message holds the daemon's log.
+    public init(source: String, point: String, log: String, arguments: [String] = [], timeout: Double = 20) throws {
+        self.source = source
+        self.point = point
+        self.logPath = log
+        guard access(Self.binary, X_OK) == 0 else {
+            throw HarnessError("no mediafs binary at \(Self.binary): run `swift build` first or set MEDIAFS_BIN")
+        }
+        daemon = try ChildProcess([Self.binary, "mount", "--foreground"] + arguments + [source, point],
+                                  stdout: .appending(log), stderr: .appending(log))
+        Daemons.register(daemon.pid)
+        do {
+            try waitUntilReady(timeout: timeout)
+        } catch {
+            teardown()
+            throw error
+        }
+    }
+
+    deinit { teardown() }
+
+    /// Runs `body` with a mount of `source` on `point` and tears the mount down afterwards in
+    /// every case (also when `body` throws).
+    public static func with<T>(source: String, point: String, log: String, arguments: [String] = [],
+                               timeout: Double = 20, _ body: (Mount) throws -> T) throws -> T {
+        let mount = try Mount(source: source, point: point, log: log, arguments: arguments, timeout: timeout)
+        defer { mount.teardown() }
+        return try body(mount)
+    }
+
+    /// Whether our mount (this connection) is still on the mount point.
+    public var isMounted: Bool {
+        MountInfo.entries(at: point).contains { $0.device == entry?.device && $0.fileSystemType == "fuse.mediafs" }
+    }
+
+    /// The daemon's log so far.
+    public var log: String {
+        FileManager.default.contents(atPath: logPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// `path` relative to the mount point.
+    public func path(_ relative: String) -> String { relative.isEmpty ? point : point + "/" + relative }
+
+    /// `fusermount3 -u POINT`, then waits at most `timeout` seconds for the daemon to exit.
+    /// - Returns: fusermount3's result and the daemon's exit status (nil if it still runs).
+    public func unmount(timeout: Double = 15) throws -> (fusermount: CommandResult, daemon: ExitStatus?) {
+        let result = try Command.run(["fusermount3", "-u", point], timeout: 20)
+        return (result, daemon.wait(timeout: timeout))
+    }
+
+    /// Sends `number` to the daemon alone and waits at most `timeout` seconds for it to exit.
+    public func signal(_ number: Int32, timeout: Double = 15) -> ExitStatus? {
+        daemon.signal(number)
+        return daemon.wait(timeout: timeout)
+    }
+
+    /// Waits at most `timeout` seconds until the mount is gone from mountinfo; whether it is.
+    @discardableResult
+    public func waitUntilUnmounted(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while isMounted {
+            if Date() >= deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// Ends the mount and the daemon, whatever state they are in. Safe to call more than once.
+    public func teardown() {
+        guard !tornDown else { return }
+        tornDown = true
+        if isMounted && daemon.isRunning {
+            _ = try? Command.run(["fusermount3", "-u", point], timeout: 10)
+            daemon.wait(timeout: 5)
+        }
+        if daemon.isRunning {
+            teardownSteps.append("SIGTERM")
+            daemon.signal(SIGTERM)
+            daemon.wait(timeout: 5)
+        }
+        if daemon.isRunning {
+            if let connection, FuseConnections.exists(connection) {
+                teardownSteps.append("abort connection \(connection)")
+                FuseConnections.abort(connection)
+            }
+            teardownSteps.append("SIGKILL")
+            daemon.signal(SIGKILL)
+            daemon.wait(timeout: 5)
+        }
+        if isMounted {
+            if let connection, FuseConnections.exists(connection) {
+                teardownSteps.append("abort connection \(connection)")
+                FuseConnections.abort(connection)
+            }
+            teardownSteps.append("umount -l")
+            _ = try? Command.run(["umount", "-l", point], timeout: 10)
+            if isMounted { _ = try? Command.run(["fusermount3", "-u", "-z", point], timeout: 10) }
+        }
+        if daemon.isRunning {
+            teardownSteps.append("daemon \(daemon.pid) still running (state \(ChildProcess.state(of: daemon.pid).map(String.init) ?? "?"))")
+            daemon.kill9(timeout: 5)
+        } else {
+            // Helpers the daemon left in its group (none are expected).
+            daemon.signalGroup(SIGKILL)
+        }
+    }
+
+    private func waitUntilReady(timeout: Double) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if let status = daemon.status {
+                throw HarnessError("mediafs exited (\(status)) before \(point) was mounted; log:\n\(log)")
+            }
+            if let found = MountInfo.entries(at: point).last(where: { $0.fileSystemType == "fuse.mediafs" }) {
+                entry = found
+                let stat = try Command.run(["stat", "--", point], timeout: 5)
+                if stat.succeeded { return }
+            }
+            usleep(30_000)
+        }
+        throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(MountInfo.entries(at: point)); log:\n\(log)")
+    }
+}
+
+/// Every mediafs daemon the tests started (foreground, or background by pid file), for the final check.
+public enum Daemons {
+    private static let pids = NSLock()
+    nonisolated(unsafe) private static var registered: Set<pid_t> = []
+
+    public static func register(_ pid: pid_t) {
+        pids.lock()
+        registered.insert(pid)
+        pids.unlock()
+    }
+
+    /// Those still alive (not zombies) that are still mediafs.
+    public static func alive() -> [pid_t] {
+        pids.lock()
+        defer { pids.unlock() }
+        return registered.filter { pid in
+            ChildProcess.isAlive(pid)
+                && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").contains("mount")
+        }.sorted()
+    }
+}

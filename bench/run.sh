@@ -1,0 +1,316 @@
+#!/usr/bin/env bash
+# bench/run.sh: the benchmark that `make bench` runs. It measures mediafs against the plain
+# filesystem underneath it and writes Docs/PERFORMANCE.md.
+#
+# Usage: bench/run.sh            (as root, for the cold-cache figures)
+#
+# Environment:
+#   MEDIAFS_BIN        the mediafs binary to measure; without it, `swift build -c release` builds one
+#   BENCH_SMALL=1      a quick smoke run on the small media set (written to .bench-media/PERFORMANCE-small.md)
+#   BENCH_RUNS         runs per figure (default 7; 3 with BENCH_SMALL)
+#   BENCH_PROBE_RUNS   fresh mounts timed for the first, probing listing (default 3; 1 with BENCH_SMALL)
+#   BENCH_MEDIA_DIR    where the media is made and kept between runs (default .bench-media)
+#   BENCH_MOUNT_OPTS   passed to `mediafs mount -o`
+#   BENCH_TIMEOUT      bound, in seconds, on any one command run against a mount (default 600)
+#   BENCH_OUT          the report to write (default Docs/PERFORMANCE.md)
+#
+# One section per capability: a function `section_<name>` that mounts what it needs, measures,
+# records its figures with the bench.py helpers (bench_section, bench_compare, bench_time,
+# bench_note, record_peak_rss) and unmounts. SECTIONS below lists them in the order they run;
+# a new capability (thumbnails, chapters, tracks, remount) adds a function and its name there.
+
+set -euo pipefail
+export LC_ALL=C  # the same sorting and number formats on every machine
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SMALL=${BENCH_SMALL:-0}
+MEDIA_CACHE=${BENCH_MEDIA_DIR:-$ROOT/.bench-media}
+MOUNT_OPTS=${BENCH_MOUNT_OPTS:-}
+MOUNT_TIMEOUT=60
+export BENCH_TIMEOUT=${BENCH_TIMEOUT:-600}
+if ((SMALL)); then
+  MODE=small RUNS=${BENCH_RUNS:-3} PROBE_RUNS=${BENCH_PROBE_RUNS:-1}
+  OUT=${BENCH_OUT:-$MEDIA_CACHE/PERFORMANCE-small.md}
+else
+  MODE=full RUNS=${BENCH_RUNS:-7} PROBE_RUNS=${BENCH_PROBE_RUNS:-3}
+  OUT=${BENCH_OUT:-$ROOT/Docs/PERFORMANCE.md}
+fi
+MEDIA=$MEDIA_CACHE/$MODE
+
+SECTIONS=(originals listing)
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# Prerequisites, binary, media
+
+for tool in python3 ffmpeg ffprobe fusermount3 mountpoint timeout cmp; do
+  command -v "$tool" >/dev/null || die "$tool not found (apt-get install python3 ffmpeg fuse3 util-linux diffutils)"
+done
+[[ -c /dev/fuse ]] || die "/dev/fuse is missing: FUSE is not available here"
+
+if [[ -n ${MEDIAFS_BIN:-} ]]; then
+  BIN=$MEDIAFS_BIN
+else
+  # The toolchain may be installed outside PATH (as in /opt/swift on the project's machine).
+  command -v swift >/dev/null || [[ ! -x /opt/swift/usr/bin/swift ]] || PATH=/opt/swift/usr/bin:$PATH
+  command -v swift >/dev/null || die "swift not found: install the toolchain or set MEDIAFS_BIN"
+  say "building mediafs (swift build -c release) ..."
+  (cd "$ROOT" && swift build -c release) || die "the release build failed"
+  BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/mediafs
+fi
+[[ -x $BIN ]] || die "no mediafs binary at $BIN"
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+
+mkdir -p "$MEDIA_CACHE"
+say "media: $MEDIA ($MODE; made once by scripts/make-media.sh, then reused) ..."
+media_args=(); ((SMALL)) && media_args=(--small)
+bash "$ROOT/scripts/make-media.sh" "${media_args[@]}" "$MEDIA" >"$MEDIA_CACHE/make-media-$MODE.log" 2>&1 ||
+  { tail -20 "$MEDIA_CACHE/make-media-$MODE.log" >&2; die "scripts/make-media.sh failed (log: $MEDIA_CACHE/make-media-$MODE.log)"; }
+
+# The work directory sits beside the media, on the same filesystem, so the listing library can be
+# made of hard links.
+WORK=$(mktemp -d "$MEDIA_CACHE/run.XXXXXX")
+RESULTS=$WORK/results.jsonl
+PY=(python3 "$ROOT/bench/bench.py" --results "$RESULTS")
+
+# ---------------------------------------------------------------------------------------------
+# Mounting, with a bound on every step and a cleanup that always unmounts
+
+MOUNTS=()            # mount points currently mounted by this script
+declare -A DAEMON    # mount point -> daemon pid (from --pid-file)
+declare -A CONN      # mount point -> FUSE connection number (the mount's minor device number)
+
+# mount_mediafs SOURCE MOUNTPOINT NAME: mount in the background with a fresh cache and state
+# directory ($WORK/state-NAME), so that nothing persisted by an earlier mount is reused.
+mount_mediafs() {
+  local src=$1 mnt=$2 state=$WORK/state-$3
+  rm -rf "$state"
+  mkdir -p "$mnt" "$state/cache"
+  local -a opts=()
+  [[ -z $MOUNT_OPTS ]] || opts=(-o "$MOUNT_OPTS")
+  if ! HOME=$state XDG_CACHE_HOME=$state/cache timeout "$MOUNT_TIMEOUT" \
+       "$BIN" mount "${opts[@]}" --log-file "$state/mediafs.log" --pid-file "$state/pid" \
+       "$src" "$mnt" </dev/null >"$state/mount.out" 2>&1; then
+    cat "$state/mount.out" >&2
+    [[ ! -f $state/mediafs.log ]] || tail -20 "$state/mediafs.log" >&2
+    ! is_mounted "$mnt" || MOUNTS+=("$mnt")
+    die "mediafs mount $src $mnt failed or took more than ${MOUNT_TIMEOUT}s"
+  fi
+  MOUNTS+=("$mnt")
+  is_mounted "$mnt" || die "mediafs mount returned 0 but $mnt is not in the mount table"
+  CONN[$mnt]=$(mountpoint -d "$mnt" | cut -d: -f2)
+  local i
+  for ((i = 0; i < 50; i++)); do [[ ! -s $state/pid ]] || break; sleep 0.1; done
+  [[ -s $state/pid ]] || die "mediafs wrote no pid file ($state/pid)"
+  DAEMON[$mnt]=$(<"$state/pid")
+}
+
+# is_daemon PID: the process is alive and is a mediafs (guards against a reused pid).
+is_daemon() { [[ -n $1 && -r /proc/$1/cmdline ]] && grep -qa mediafs "/proc/$1/cmdline"; }
+
+# is_mounted MOUNTPOINT: read from the mount table, without touching the (possibly hung) mount.
+is_mounted() { awk -v m="$1" '$2 == m { found = 1 } END { exit !found }' /proc/self/mounts; }
+
+# abort_connection MOUNTPOINT: the way out of a hung mount (see PLATFORM-NOTES.md).
+abort_connection() {
+  local conn=${CONN[$1]:-}
+  [[ -n $conn ]] || return 1
+  [[ -d /sys/fs/fuse/connections/$conn ]] || mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null || true
+  [[ -w /sys/fs/fuse/connections/$conn/abort ]] || return 1
+  say "bench: aborting FUSE connection $conn of $1" >&2
+  echo 1 >"/sys/fs/fuse/connections/$conn/abort"
+}
+
+# unmount_mediafs MOUNTPOINT: fusermount3 -u, then abort and lazy unmount if that fails; then wait
+# (bounded) for the daemon to exit, and end it by its pid if it does not.
+unmount_mediafs() {
+  local mnt=$1 pid=${DAEMON[$1]:-} i
+  if is_mounted "$mnt"; then
+    if ! timeout 20 fusermount3 -u "$mnt" 2>/dev/null; then
+      sleep 1
+      timeout 20 fusermount3 -u "$mnt" 2>/dev/null ||
+        { abort_connection "$mnt"; timeout 20 fusermount3 -u -z "$mnt"; } ||
+        say "bench: could not unmount $mnt" >&2
+    fi
+  fi
+  for ((i = 0; i < 100 && ${#pid} > 0; i++)); do is_daemon "$pid" || break; sleep 0.1; done
+  if is_daemon "$pid"; then
+    say "bench: mediafs (pid $pid) still running 10s after unmount; sending TERM" >&2
+    kill -TERM "$pid" 2>/dev/null || true
+    sleep 2
+    ! is_daemon "$pid" || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  local -a rest=()
+  for i in "${MOUNTS[@]}"; do [[ $i == "$mnt" ]] || rest+=("$i"); done
+  MOUNTS=("${rest[@]}")
+}
+
+cleanup() {
+  local rc=$? mnt
+  set +e
+  trap - EXIT INT TERM
+  for mnt in "${MOUNTS[@]}"; do unmount_mediafs "$mnt"; done
+  if awk -v w="$WORK/" 'index($2, w) == 1 { found = 1 } END { exit !found }' /proc/self/mounts; then
+    say "bench: something is still mounted under $WORK; leaving it in place" >&2
+  else
+    rm -rf --one-file-system "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------------------------------------
+# Recording helpers (thin wrappers over bench.py)
+
+bench_section() { "${PY[@]}" section --id "$1" --title "$2" --intro "${3:-}"; say ""; say "== $2"; }
+bench_note()    { "${PY[@]}" note --section "$1" "$2"; say "  note: $2"; }
+bench_time()    { "${PY[@]}" time "$@"; }     # --section S --label L [--runs N] [--drop-caches] -- CMD...
+bench_compare() { "${PY[@]}" compare "$@"; }  # see bench.py: REFERENCE ::: MOUNT
+meta()          { "${PY[@]}" meta "$1" "$2"; }
+
+# record_peak_rss MOUNTPOINT LABEL: the daemon's peak resident set (VmHWM), in the memory section.
+record_peak_rss() {
+  local pid=${DAEMON[$1]:-} kb
+  kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+  if [[ -z $kb ]]; then
+    bench_note memory "$2: peak RSS not readable (no /proc/$pid/status)"
+  else
+    "${PY[@]}" value --section memory --label "$2" --value "$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')" --unit MiB
+  fi
+}
+
+# Cold-cache figures need root to empty the page cache.
+CAN_DROP=0
+if { sync && echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; then
+  CAN_DROP=1
+  PAGE_CACHE="emptied before every cold run (echo 3 > /proc/sys/vm/drop_caches)"
+else
+  PAGE_CACHE="could not be emptied (writing /proc/sys/vm/drop_caches was refused: not root?); cold figures skipped"
+  say "note: $PAGE_CACHE"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Section: originals — reading the original bytes through the mount against the source file
+
+section_originals() {
+  local name=feature-1080p.mp4
+  local src=$MEDIA/$name mnt=$WORK/mnt-originals
+  local file=$mnt/$name/$name size
+  size=$(stat -c %s "$src")
+  bench_section originals "Originals: reading a file through the mount" \
+    "\`cat\` of \`$name\` ($(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }')) read from the source directory (direct) and as \`$name/$name\` through the mount; direct and mount runs alternate. Cold: page cache emptied before every run. Warm: after one unmeasured read of each. Goal: mount throughput at least 0.8x direct."
+  mount_mediafs "$MEDIA" "$mnt" originals
+
+  [[ $(stat -c %s "$file") == "$size" ]] || die "$file: size $(stat -c %s "$file") through the mount, $size in the source"
+  cmp -s "$src" "$file" || die "$file: bytes differ from $src"
+  bench_note originals "checked: same size and same bytes through the mount as in the source"
+
+  local -a common=(--section originals --runs "$RUNS" --bytes "$size" --ref-name direct --mnt-name mount
+                   --ratio throughput --goal-min 0.8)
+  if ((CAN_DROP)); then
+    bench_compare "${common[@]}" --label cold --drop-caches --warmup 0 -- cat "$src" ::: cat "$file"
+  else
+    bench_note originals "cold page cache not measured: /proc/sys/vm/drop_caches is not writable (run as root)"
+  fi
+  bench_compare "${common[@]}" --label warm --warmup 1 -- cat "$src" ::: cat "$file"
+
+  record_peak_rss "$mnt" "daemon after the originals section"
+  unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section: listing — `ls -lR` of a 1,000-entry library, through the mount against the source
+
+LIBRARY_MEDIA=(feature-1080p.mp4 movie-1080p.mkv clips/clip-vp9.webm clips/clip-hevc10.mkv
+               clips/uhd-4k.mp4 "clips/Holiday Café 2021.mp4" clips/portrait-rotated.mp4
+               clips/anamorphic-pal.mpg audio/audiobook.m4a)
+LIBRARY_PLAIN=(notes.txt poster.jpg)
+
+# build_library DIR: 1,000 media entries (hard links to the test media, cycling through
+# LIBRARY_MEDIA) in 4 x 5 nested folders of 50 each, plus 5 plain files per folder.
+build_library() {
+  local lib=$1 n=0 shelf year i src base
+  for shelf in Films Series Documentaries Home; do
+    for year in 2019 2020 2021 2022 2023; do
+      mkdir -p "$lib/$shelf/$year"
+      for ((i = 0; i < 50; i++, n++)); do
+        src=${LIBRARY_MEDIA[n % ${#LIBRARY_MEDIA[@]}]}
+        base=$(basename "$src")
+        ln "$MEDIA/$src" "$lib/$shelf/$year/$(printf '%04d %s' "$n" "$base")"
+      done
+      for ((i = 0; i < 5; i++)); do
+        src=${LIBRARY_PLAIN[i % ${#LIBRARY_PLAIN[@]}]}
+        ln "$MEDIA/$src" "$lib/$shelf/$year/$(printf 'extra-%d %s' "$i" "$(basename "$src")")"
+      done
+    done
+  done
+}
+
+section_listing() {
+  local lib=$WORK/library mnt=$WORK/mnt-listing run
+  build_library "$lib"
+  local entries media_count plain_count
+  entries=$(find "$lib" -mindepth 1 | wc -l)
+  media_count=$(find "$lib" -type f ! -name 'extra-*' | wc -l)
+  plain_count=$(find "$lib" -type f -name 'extra-*' | wc -l)
+  bench_section listing "Listing: \`ls -lR\` of a 1,000-entry library" \
+    "A library of $media_count media files (hard links to the $MODE test media, ${#LIBRARY_MEDIA[@]} distinct files, in 20 folders nested two deep) and $plain_count plain files; $entries entries in the source. First pass: \`ls -lR\` of a fresh mount (fresh cache directory, page cache emptied), which probes every media file; timed on $PROBE_RUNS fresh mount(s). Then \`ls -lR\` of the source (direct) and of the mount after that first pass, alternating. The mount lists more: each media file is a folder holding the original and \`info.json\`."
+
+  local -a drop=()
+  ((CAN_DROP)) && drop=(--drop-caches)
+  for ((run = 1; run <= PROBE_RUNS; run++)); do
+    mount_mediafs "$lib" "$mnt" listing
+    bench_time --section listing --label "mount, first pass (probing)" --runs 1 "${drop[@]}" -- ls -lR "$mnt"
+    ((run == PROBE_RUNS)) || unmount_mediafs "$mnt"
+  done
+
+  local folders mnt_entries
+  folders=$(find "$mnt" -mindepth 4 -maxdepth 4 -name info.json | wc -l)
+  mnt_entries=$(find "$mnt" -mindepth 1 | wc -l)
+  bench_note listing "checked: $folders of $media_count media files appear as folders holding info.json; the mount shows $mnt_entries entries, the source $entries"
+
+  bench_compare --section listing --label "after the first pass" --runs "$RUNS" --warmup 1 \
+    --ref-name direct --mnt-name mount --ratio time -- ls -lR "$lib" ::: ls -lR "$mnt"
+  bench_note listing "the files are hard links: ${#LIBRARY_MEDIA[@]} distinct inodes, so a probe cache keyed by inode would make the first pass cheaper than it would be over $media_count distinct files"
+
+  record_peak_rss "$mnt" "daemon after the listing section"
+  unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "no commit")
+[[ -z $(git -C "$ROOT" status --porcelain -- Sources Package.swift 2>/dev/null) ]] || commit+=" (with uncommitted changes)"
+meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+meta mode "$MODE"
+meta nproc "$(nproc)"
+meta cpu "${cpu:-unknown CPU}"
+meta memory "$(awk '/^MemTotal:/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
+meta kernel "$(uname -r)"
+meta os "$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}")"
+meta storage "$(stat -f -c %T "$MEDIA") ($(df --output=source "$MEDIA" | tail -1))"
+meta ffmpeg "$(ffmpeg -version | awk 'NR == 1 { print $3 }')"
+meta libfuse "$(fusermount3 --version 2>&1 | awk '{ print $NF }')"
+meta swift "$( (swift --version 2>/dev/null || true) | grep -o 'Swift version [0-9.]*' | head -1 || true)"
+meta mediafs "commit $commit, $BIN"
+meta page_cache "$PAGE_CACHE"
+
+say "mediafs: $BIN"
+say "runs per figure: $RUNS; work directory: $WORK"
+for section in "${SECTIONS[@]}"; do
+  "section_$section"
+done
+
+# The memory section collects the rows the other sections recorded; give it a title and place it last.
+"${PY[@]}" section --id memory --title "Memory: the daemon's peak resident set" --intro \
+  "VmHWM from /proc/PID/status of the mediafs daemon (pid from --pid-file), read just before each section unmounts."
+
+say ""
+mkdir -p "$(dirname "$OUT")"
+"${PY[@]}" report --markdown "$OUT"
