@@ -32,10 +32,25 @@ enum MountPreflight {
             || resolvedMountpoint.hasPrefix(resolvedSource + "/") {
             throw CLIError("the source and the mount point must not contain each other ('\(resolvedSource)', '\(resolvedMountpoint)')")
         }
-        guard access("/dev/fuse", R_OK | W_OK) == 0 else {
-            throw CLIError("/dev/fuse is not available (\(String(cString: strerror(errno)))): load the fuse module (modprobe fuse), or in a container pass the device through (--device /dev/fuse)")
-        }
+        try checkFuseDevice()
         return (resolvedSource, resolvedMountpoint)
+    }
+
+    /// /dev/fuse must be a character device this process can open for reading and writing.
+    private static func checkFuseDevice() throws {
+        let advice = "load the fuse module (modprobe fuse), or in a container pass the device through (--device /dev/fuse)"
+        var st = stat()
+        guard stat("/dev/fuse", &st) == 0 else {
+            throw CLIError("/dev/fuse is not available (\(String(cString: strerror(errno)))): \(advice)")
+        }
+        guard st.st_mode & S_IFMT == S_IFCHR else {
+            throw CLIError("/dev/fuse is not the FUSE device (not a character device): \(advice)")
+        }
+        let fd = open("/dev/fuse", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CLIError("/dev/fuse cannot be opened (\(String(cString: strerror(errno)))): \(advice)")
+        }
+        close(fd)
     }
 
     /// `path` made absolute against the current folder (the file need not exist).

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The mirror through a real mount: what `ls`, `find`, `stat` and Python see.
+@Suite struct BrowsingTests {
+    @Test func mediaFilesAreFoldersAndOthersPassThrough() throws {
+        try LibraryMount.with("browse") { library in
+            for relative in Library.mediaFolders {
+                let listing = try Command.run(["ls", "-1", "--", library.path(relative)])
+                let name = (relative as NSString).lastPathComponent
+                #expect(listing.stdout.split(separator: "\n").map(String.init).sorted() == [name, "info.json"].sorted(),
+                        "\(relative): \(listing)")
+                expectSuccess(try Command.run(["cmp", "--", library.source + "/" + relative,
+                                               library.path(Library.original(relative))]), relative)
+            }
+            for relative in Library.plainFiles {
+                let kind = try Command.run(["stat", "-c", "%F %s", "--", library.path(relative)])
+                let size = (try FileManager.default.attributesOfItem(atPath: library.source + "/" + relative)[.size] as? Int) ?? -1
+                #expect(kind.stdout.hasPrefix("regular") && kind.stdout.hasSuffix(" \(size)\n"), "\(relative): \(kind)")
+                expectSuccess(try Command.run(["cmp", "--", library.source + "/" + relative, library.path(relative)]), relative)
+            }
+            // Times pass through: a plain file's mtime is the source's.
+            let times = try Command.shell(#"stat -c %Y "$1/notes.txt" "$2/notes.txt" | uniq | wc -l"#,
+                                          [library.source, library.mount.point])
+            #expect(times.stdout == "1\n", "\(times)")
+        }
+    }
+
+    /// For every file, the size `stat` reports is the number of bytes a read gives (also through
+    /// mmap), and the type each folder listing reports is the type `stat` reports.
+    @Test func everyFileIsWholeAndListingTypesMatchStat() throws {
+        try LibraryMount.with("whole") { library in
+            let check = try Command.python(#"""
+            import mmap, os, stat, sys
+            root = sys.argv[1]
+            files = folders = 0
+            problems = []
+            for folder, _, _ in os.walk(root):
+                for entry in os.scandir(folder):
+                    st = os.lstat(entry.path)
+                    if entry.is_dir(follow_symlinks=False) != stat.S_ISDIR(st.st_mode):
+                        problems.append(f"type: {entry.path}")
+                    if entry.is_file(follow_symlinks=False) != stat.S_ISREG(st.st_mode):
+                        problems.append(f"type: {entry.path}")
+                    if entry.inode() != st.st_ino:
+                        problems.append(f"inode: {entry.path} {entry.inode()} {st.st_ino}")
+                    if stat.S_ISDIR(st.st_mode):
+                        folders += 1
+                        continue
+                    files += 1
+                    with open(entry.path, "rb") as f:
+                        data = f.read()
+                    if len(data) != st.st_size:
+                        problems.append(f"size: {entry.path} stat {st.st_size} read {len(data)}")
+                    if st.st_size:
+                        with open(entry.path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                            if m[:] != data:
+                                problems.append(f"mmap: {entry.path}")
+            print(files, folders)
+            for p in problems: print(p)
+            sys.exit(1 if problems else 0)
+            """#, [library.mount.point], timeout: 180)
+            expectSuccess(check)
+            let counts = check.stdout.split(separator: "\n").first?.split(separator: " ").compactMap { Int($0) } ?? []
+            // 12 media folders × (original + info.json) + 8 plain files (with the library's hidden
+            // .fixtures-stamp); 12 media folders + 6 source folders.
+            #expect(counts == [32, 18], "\(check.stdout)")
+        }
+    }
+
+    @Test func lsFindAndStatAgree() throws {
+        try LibraryMount.with("ls-find") { library in
+            let ls = expectSuccess(try Command.run(["ls", "-lR", library.mount.point], timeout: 60))
+            #expect(ls.stdout.contains("info.json") && ls.stdout.contains("Holiday Café 2021.mp4"))
+            #expect(!ls.stdout.contains("?"), "ls -l could not stat something:\n\(ls.stdout)")
+            // find's view (from readdir + its own stat) and stat(1)'s, file by file.
+            let find = expectSuccess(try Command.shell(#"cd "$1" && find . -type f -printf '%s %p\n' | sort"#,
+                                                       [library.mount.point]))
+            let statted = expectSuccess(try Command.shell(
+                #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
+            #expect(find.stdout.split(separator: "\n").count == 32, "\(find.stdout)")
+            #expect(find.stdout == statted.stdout)
+            let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))
+            #expect(folders.stdout.split(separator: "\n").count == 18, "\(folders.stdout)")
+        }
+    }
+
+    @Test func infoJSONDescribesStreamsChaptersAndTags() throws {
+        try LibraryMount.with("info") { library in
+            let check = try Command.python(#"""
+            import json, sys
+            root = sys.argv[1]
+            def load(rel): return json.load(open(f"{root}/{rel}/info.json"))
+            f = load("feature-1080p.mp4")
+            kinds = [s["kind"] for s in f["streams"]]
+            assert kinds.count("video") == 1 and kinds.count("audio") == 2 and kinds.count("subtitle") == 1, kinds
+            audio = [s for s in f["streams"] if s["kind"] == "audio"]
+            assert sorted(s.get("language") for s in audio) == ["eng", "spa"], audio
+            video = next(s for s in f["streams"] if s["kind"] == "video")
+            assert video["codec"] == "h264" and video["width"] == 640 and video["height"] == 360, video
+            assert len(f["chapters"]) == 6, f["chapters"]
+            assert all("title" in c and c["end"] > c["start"] for c in f["chapters"]), f["chapters"]
+            assert abs(f["container"]["duration"] - 30) < 0.5, f["container"]
+            assert f["file"] == "feature-1080p.mp4" and f["container"]["format"].startswith("mov"), f["container"]
+            m = load("movie-1080p.mkv")
+            langs = [s.get("language") for s in m["streams"] if s["kind"] == "audio"]
+            assert langs == ["eng", "fra", "deu"], langs
+            subs = [s for s in m["streams"] if s["kind"] == "subtitle"]
+            assert len(subs) == 3, subs
+            assert len(m["chapters"]) == 8
+            h = load("clips/Holiday Café 2021.mp4")
+            assert h["chapters"] == [], h["chapters"]
+            a = load("audio/audiobook.m4a")
+            assert len(a["chapters"]) == 4, a["chapters"]
+            assert [s["disposition"] for s in a["streams"] if s["kind"] == "video"] == [["attached_pic"]], a["streams"]
+            print("ok")
+            """#, [library.mount.point])
+            expectSuccess(check)
+        }
+    }
+
+    /// A source file that changes while mounted is probed again: nothing stale is served.
+    @Test func aChangedSourceFileIsNotServedStale() throws {
+        try LibraryMount.with("changed") { library in
+            let notes = library.path("notes.txt")
+            let before = expectSuccess(try Command.run(["cat", notes])).stdout
+            try "new text, longer than before, so the size changes too\n"
+                .write(toFile: library.source + "/notes.txt", atomically: true, encoding: .utf8)
+            // Entries and attributes are cached for a second; after that the new file shows.
+            usleep(1_300_000)
+            let after = expectSuccess(try Command.run(["cat", notes])).stdout
+            #expect(after == "new text, longer than before, so the size changes too\n" && after != before)
+
+            let target = library.source + "/clips/portrait-rotated.mp4"
+            let durationBefore = try Command.python(#"import json,sys; print(json.load(open(sys.argv[1]))["container"]["duration"])"#,
+                                                    [library.path("clips/portrait-rotated.mp4/info.json")])
+            // Replace the media file with a different one under the same name.
+            try FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: library.source + "/clips/uhd-4k.mp4", toPath: target)
+            usleep(1_300_000)
+            let durationAfter = try Command.python(#"import json,sys; print(json.load(open(sys.argv[1]))["container"]["duration"])"#,
+                                                   [library.path("clips/portrait-rotated.mp4/info.json")])
+            #expect(durationBefore.succeeded && durationAfter.succeeded)
+            #expect(durationBefore.stdout != durationAfter.stdout, "\(durationBefore.stdout) → \(durationAfter.stdout)")
+            expectSuccess(try Command.run(["cmp", "--", target, library.path("clips/portrait-rotated.mp4/portrait-rotated.mp4")]))
+        }
+    }
+}

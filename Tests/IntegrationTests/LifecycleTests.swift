@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Mounting and unmounting: the ways a mount ends, and the errors before one starts.
+@Suite struct LifecycleTests {
+    /// How a test ends a mount.
+    enum Ending: String, CaseIterable, CustomTestStringConvertible {
+        case fusermount, fusermountLazy, sigint, sigterm
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Ending.allCases)
+    func endsCleanlyWhileALargeReadIsInFlight(_ ending: Ending) throws {
+        let busy = ending != .fusermount
+        try LibraryMount.with("end-\(ending.rawValue)", prepare: { source in
+            // A large plain file (sparse in the source; read through the mount it is 2 GiB of bytes).
+            expectSuccess(try Command.run(["truncate", "-s", "2G", source + "/large.bin"]))
+        }) { library in
+            var reader: ChildProcess?
+            if busy {
+                reader = try ChildProcess(["/bin/dd", "if=" + library.path("large.bin"), "of=/dev/null", "bs=4k"])
+                usleep(400_000)
+                #expect(reader?.isRunning == true, "the read ended before the mount did")
+            }
+            defer { reader?.kill9() }
+            let status: TestSupport.ExitStatus?
+            switch ending {
+            case .fusermount:
+                let result = try library.mount.unmount()
+                expectSuccess(result.fusermount)
+                status = result.daemon
+            case .fusermountLazy:
+                expectSuccess(try Command.run(["fusermount3", "-u", "-z", library.mount.point]))
+                status = library.mount.daemon.wait(timeout: 15)
+            case .sigint:
+                status = library.mount.signal(SIGINT)
+            case .sigterm:
+                status = library.mount.signal(SIGTERM)
+            }
+            #expect(status == .exited(0), "daemon: \(String(describing: status)); log:\n\(library.mount.log)")
+            #expect(library.mount.waitUntilUnmounted(timeout: 10), "still mounted")
+            if let reader {
+                #expect(reader.wait(timeout: 15) != nil, "the reader hangs after the mount ended")
+            }
+        }
+    }
+
+    /// SIGKILL cannot be handled; auto_unmount removes the mount, so no dead mount is left.
+    @Test func aKilledDaemonLeavesNoDeadMount() throws {
+        try LibraryMount.with("sigkill") { library in
+            library.mount.daemon.kill9()
+            #expect(library.mount.waitUntilUnmounted(timeout: 10))
+            var st = stat()
+            #expect(stat(library.mount.point, &st) == 0, "stat of the mount point: \(String(cString: strerror(errno)))")
+            #expect(library.mount.teardownSteps.isEmpty)
+        }
+    }
+
+    /// Without --foreground, `mediafs mount` returns once the mount answers; `mediafs unmount` ends it.
+    @Test func backgroundMountAndUnmountCommand() throws {
+        let folder = try TempFolder("background")
+        defer { folder.remove() }
+        let source = try folder.copyOfLibrary()
+        let point = try folder.makeFolder("mnt")
+        let pidFile = folder.path("mediafs.pid")
+        defer {
+            if MountInfo.isMounted(point) { _ = try? Command.run(["fusermount3", "-u", "-z", point]) }
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+            }
+        }
+        let mounted = try Command.run([Mount.binary, "mount", "--pid-file", pidFile, "--log-file", folder.path("log"),
+                                       source, point], timeout: 30)
+        expectSuccess(mounted)
+        #expect(MountInfo.entries(at: point).contains { $0.fileSystemType == "fuse.mediafs" }, "not mounted on return")
+        let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(pid > 0)
+        if pid > 0 { Daemons.register(pid) }
+        expectSuccess(try Command.run(["ls", point + "/feature-1080p.mp4"]))
+        // Already mounted: a second mount on the same point is refused with a clear message.
+        let again = try Command.run([Mount.binary, "mount", source, point], timeout: 30)
+        #expect(again.exitCode == 1 && again.stderr.contains("already a mount point"), "\(again)")
+
+        expectSuccess(try Command.run([Mount.binary, "unmount", point], timeout: 30))
+        #expect(!MountInfo.isMounted(point))
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while pid > 0 && ChildProcess.isAlive(pid) && Date() < deadline { usleep(20_000) }
+        #expect(pid > 0 && !ChildProcess.isAlive(pid), "the daemon outlived its mount")
+        let notMounted = try Command.run([Mount.binary, "unmount", point])
+        #expect(notMounted.exitCode == 1 && notMounted.stderr.contains("is not mounted"), "\(notMounted)")
+    }
+
+    @Test func refusesBadSourcesAndMountPoints() throws {
+        let folder = try TempFolder("refusals")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        let empty = try folder.makeFolder("empty")
+        let full = try folder.makeFolder("full")
+        FileManager.default.createFile(atPath: full + "/something", contents: Data("x".utf8))
+        let cases: [(arguments: [String], message: String)] = [
+            ([folder.path("no-such-source"), empty], "does not exist"),
+            ([folder.path("full/something"), empty], "is not a folder"),
+            ([source, folder.path("no-such-point")], "does not exist"),
+            ([source, full], "is not empty"),
+            ([source, source + "/../source"], "must not contain each other"),
+        ]
+        for (arguments, message) in cases {
+            for mode in [[], ["--foreground"]] {
+                let result = try Command.run([Mount.binary, "mount"] + mode + arguments, timeout: 30)
+                #expect(result.exitCode == 1 && result.stderr.contains(message) && result.stderr.hasPrefix("mediafs: "),
+                        "\(arguments): \(result)")
+            }
+        }
+        #expect(!MountInfo.isMounted(empty))
+    }
+
+    /// In a mount namespace of its own where /dev/fuse is not the FUSE device, the mount is refused.
+    @Test func refusesWithoutDevFuse() throws {
+        let folder = try TempFolder("no-dev-fuse")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        let point = try folder.makeFolder("mnt")
+        let notADevice = folder.path("not-fuse")
+        FileManager.default.createFile(atPath: notADevice, contents: Data())
+        let result = try Command.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                                      #"mount --bind "$1" /dev/fuse && exec "$2" mount --foreground "$3" "$4""#,
+                                      "sh", notADevice, Mount.binary, source, point], timeout: 30)
+        #expect(result.exitCode == 1 && result.stderr.contains("/dev/fuse"), "\(result)")
+    }
+
+    @Test func helpAndVersion() throws {
+        for command in [["--help"], ["mount", "--help"], ["unmount", "--help"]] {
+            let result = try Command.run([Mount.binary] + command)
+            #expect(result.succeeded && result.stdout.contains("USAGE"), "\(command): \(result)")
+        }
+        let version = try Command.run([Mount.binary, "--version"])
+        #expect(version.succeeded && version.stdout.first?.isNumber == true, "\(version)")
+    }
+}
