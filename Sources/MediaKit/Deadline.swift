@@ -3,8 +3,8 @@ import Glibc
 
 /// A point on the monotonic clock after which libav* I/O is interrupted.
 ///
-/// Owned by the `InputFile` whose `AVIOInterruptCB.opaque` points at it, so it lives as long as the
-/// context that reads it.
+/// Held by every context whose `AVIOInterruptCB.opaque` points at it (the `InputFile`, each
+/// `MuxedOutput`), so it lives as long as the contexts that read it.
 final class Deadline: @unchecked Sendable {
     /// Nanoseconds on CLOCK_MONOTONIC; `UInt64.max` means no bound.
     let limit: UInt64
@@ -16,6 +16,12 @@ final class Deadline: @unchecked Sendable {
     }
 
     var hasPassed: Bool { Deadline.now() > limit }
+
+    /// libav*'s interrupt callback bound to this deadline. The pointer inside is not retained:
+    /// whoever installs it in a context must keep this `Deadline` alive as long as that context.
+    var interruptCallback: AVIOInterruptCB {
+        AVIOInterruptCB(callback: deadlineInterruptCallback, opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
 
     static func now() -> UInt64 {
         var ts = timespec()

@@ -6,7 +6,9 @@ import CAV
 /// throws with nothing left allocated. Blocking I/O inside libav* is bounded by `Deadline`.
 final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
-    private let deadline: Deadline
+    /// The bound on the work with this file, polled by libav*'s interrupt callback; also for
+    /// callers to check between calls.
+    let deadline: Deadline
     let path: String
 
     /// Opens `path` and reads its stream information.

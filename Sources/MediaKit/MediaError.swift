@@ -1,19 +1,29 @@
 import CAV
 
 /// What can go wrong in the media layer. Each case carries enough to write one clear log line.
-public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The file could not be opened or its header could not be read as media (empty, truncated, not media).
     case notMedia(reason: String)
     /// A libav* call failed; `function` names the C function, `code` is its AVERROR, `message` its text.
     case library(function: String, code: Int32, message: String)
     /// The work took longer than its bound and was interrupted.
     case timedOut(seconds: Double)
+    /// The file is not the one the caller described (another size): it changed since it was probed.
+    case sourceChanged(reason: String)
+    /// A track could not be made from stream `stream`: it is missing or of another kind, no
+    /// decoder or muxer takes it, or the file is damaged before any of its data.
+    case trackUnavailable(stream: Int, reason: String)
+    /// An output file could not be made, written or renamed; `reason` is the system's message.
+    case output(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .notMedia(let reason): return "not media: \(reason)"
         case .library(let function, let code, let message): return "\(function) failed (\(code)): \(message)"
         case .timedOut(let seconds): return "gave up after \(seconds) s"
+        case .sourceChanged(let reason): return "the file changed: \(reason)"
+        case .trackUnavailable(let stream, let reason): return "no track from stream \(stream): \(reason)"
+        case .output(let path, let reason): return "cannot write \(path): \(reason)"
         }
     }
 }

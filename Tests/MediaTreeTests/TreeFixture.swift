@@ -15,6 +15,10 @@ final class CountingMediaService: MediaService {
         return try inner.probe(path: path, size: size)
     }
 
+    func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
+        try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 }

@@ -1,0 +1,69 @@
+import CAV
+
+/// One output file written by a libavformat muxer with a single stream copied from the source:
+/// the one owner of the output `AVFormatContext` and its I/O context, freed in `deinit`.
+///
+/// The context is bit-exact (`AVFMT_FLAG_BITEXACT`): the Matroska muxer then writes no random
+/// segment or track UIDs, no date and no library version, so the same source gives the same bytes.
+final class MuxedOutput {
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    /// Kept alive as long as the context, whose interrupt callback points at it.
+    private let deadline: Deadline
+    /// The output stream's time base, as the muxer chose it when the header was written.
+    private(set) var timeBase: AVRational
+
+    /// Opens `path` for writing with the muxer `muxer` (`matroska`, `ass`, `sup`), adds a stream
+    /// with the parameters of `source` (no re-encoding), its language and title, and writes the
+    /// header. Blocking I/O is interrupted once `deadline` has passed.
+    /// The corresponding C functions are `avformat_alloc_output_context2`, `avcodec_parameters_copy`,
+    /// `avio_open2` and `avformat_write_header`.
+    /// - Throws: `MediaError.library` when the muxer refuses the stream or the file cannot be opened.
+    init(muxer: String, path: String, source: SourceStream, deadline: Deadline) throws {
+        var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&allocated, nil, muxer, path), "avformat_alloc_output_context2")
+        guard let ctx = allocated else {
+            throw MediaError.library(function: "avformat_alloc_output_context2", code: cav_averror(ENOMEM), message: "out of memory")
+        }
+        context = ctx
+        self.deadline = deadline
+        timeBase = source.timeBase
+        // From here on `deinit` frees whatever was made, should a step below throw.
+        ctx.pointee.flags |= AVFMT_FLAG_BITEXACT
+        ctx.pointee.interrupt_callback = deadline.interruptCallback
+        guard let stream = avformat_new_stream(ctx, nil) else {
+            throw MediaError.library(function: "avformat_new_stream", code: cav_averror(ENOMEM), message: "out of memory")
+        }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.codecParameters), "avcodec_parameters_copy")
+        // The source container's tag (e.g. MP4's `mp4a`) means nothing to another muxer.
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = source.timeBase
+        // The only stream of its file is its default; forced and the other flags are kept.
+        stream.pointee.disposition = (source.stream.pointee.disposition & ~AV_DISPOSITION_ATTACHED_PIC) | AV_DISPOSITION_DEFAULT
+        av_dict_set(&stream.pointee.metadata, "language", source.language, 0)
+        if let title = source.title { av_dict_set(&stream.pointee.metadata, "title", title, 0) }
+        var callback = deadline.interruptCallback
+        try check(avio_open2(&ctx.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil), "avio_open2")
+        try check(avformat_write_header(ctx, nil), "avformat_write_header")
+        timeBase = stream.pointee.time_base
+    }
+
+    /// Writes one packet of the stream, already in `timeBase`. The muxer does not take the packet.
+    /// The corresponding C function is `av_write_frame`.
+    /// - Throws: `MediaError.library`.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        try check(av_write_frame(context, packet), "av_write_frame")
+    }
+
+    /// Writes the trailer (Matroska: cues, durations) and closes the file.
+    /// The corresponding C functions are `av_write_trailer` and `avio_closep`.
+    /// - Throws: `MediaError.library`.
+    func finish() throws {
+        try check(av_write_trailer(context), "av_write_trailer")
+        try check(avio_closep(&context.pointee.pb), "avio_closep")
+    }
+
+    deinit {
+        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+}

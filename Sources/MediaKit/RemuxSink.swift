@@ -1,0 +1,65 @@
+import CAV
+
+/// Copies a stream's packets into a file of its own without decoding them: audio and video into
+/// Matroska, ASS/SSA into an `.ass` file, PGS into `.sup`, other picture subtitles into Matroska.
+final class RemuxSink: TrackSink {
+    let entries: [TrackPlan.Entry]
+    private(set) var packetsSeen = 0
+    private let source: SourceStream
+    private let file: PendingFile
+    private let output: MuxedOutput
+    private let scratch: Packet
+    private var lastDts = cav_nopts_value()
+    private var written = 0
+    private var skipped = 0
+
+    /// Creates the temporary file for `entry` and writes its header.
+    /// - Throws: `MediaError.output` or `.library` (the muxer refuses the stream).
+    init(entry: TrackPlan.Entry, source: SourceStream, finalPath: String, deadline: Deadline) throws {
+        guard let muxer = entry.output.muxerName else {
+            throw MediaError.trackUnavailable(stream: source.index, reason: "\(entry.output) is not a remux")
+        }
+        entries = [entry]
+        self.source = source
+        file = try PendingFile(finalPath: finalPath)
+        output = try MuxedOutput(muxer: muxer, path: file.temporaryPath, source: source, deadline: deadline)
+        scratch = try Packet()
+    }
+
+    /// Writes the packet with its times shifted to the file's start and rescaled to the output's
+    /// time base. A packet without any timestamp, or whose decoding time goes back (damage), is
+    /// left out and counted: the muxer would refuse it.
+    func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        packetsSeen += 1
+        try check(av_packet_ref(scratch.pointer, packet), "av_packet_ref")
+        defer { scratch.unref() }
+        let p = scratch.pointer
+        let none = cav_nopts_value()
+        let reordered = source.codecParameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        if p.pointee.pts == none { p.pointee.pts = p.pointee.dts }
+        if p.pointee.dts == none && !reordered { p.pointee.dts = p.pointee.pts }
+        guard p.pointee.pts != none else {
+            skipped += 1
+            return
+        }
+        p.pointee.pts -= source.offset
+        if p.pointee.dts != none { p.pointee.dts -= source.offset }
+        av_packet_rescale_ts(p, source.timeBase, output.timeBase)
+        let dts = p.pointee.dts
+        if dts != none && lastDts != none && dts < lastDts {
+            skipped += 1
+            return
+        }
+        p.pointee.stream_index = 0
+        p.pointee.pos = -1
+        try output.write(p)
+        if dts != none { lastDts = dts }
+        written += 1
+    }
+
+    func finish(_ end: PassEnd) throws -> [ExtractedTrack] {
+        try output.finish()
+        let size = try file.commit()
+        return [ExtractedTrack(path: file.finalPath, size: size, units: written, skippedPackets: skipped, cutShort: end.cutShort)]
+    }
+}

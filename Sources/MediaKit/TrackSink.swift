@@ -1,0 +1,27 @@
+import CAV
+
+/// Where the packets of one source stream go during the pass, to make one or more entries' files.
+///
+/// A sink owns its outputs: it writes them under temporary names, and `finish` completes and
+/// renames them. A sink that throws, or that is dropped unfinished, leaves no file behind.
+protocol TrackSink: AnyObject {
+    /// The entries it makes, in the order `finish` returns their files.
+    var entries: [TrackPlan.Entry] { get }
+    /// Packets of its stream taken so far, whether or not they were written.
+    var packetsSeen: Int { get }
+    /// Takes one packet of its stream, as the demuxer read it. It must not keep the packet.
+    /// - Throws: `MediaError` when an output cannot be written; the sink's entries then fail.
+    func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws
+    /// Completes the files and renames them to their final names.
+    /// - Throws: `MediaError` when a file cannot be completed.
+    func finish(_ end: PassEnd) throws -> [ExtractedTrack]
+}
+
+/// How the pass over the source ended, for the sinks to complete their files.
+struct PassEnd {
+    /// Why reading stopped early (truncated or damaged source), nil when it reached the end.
+    var cutShort: String?
+    /// The end of the file in milliseconds from its start, from the container's duration or else
+    /// the last packet read; ends a subtitle cue that had no duration of its own.
+    var endMilliseconds: Int64?
+}
