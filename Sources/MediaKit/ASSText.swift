@@ -19,27 +19,38 @@ enum ASSText {
         return line
     }
 
-    /// The cue text of `text`: override blocks `{…}` dropped, except `\i1`/`\i0`, `\b1`/`\b0`,
-    /// `\u1`/`\u0` which become tags (closed at the end, `\r` closes them all); `\N` and `\n` become
-    /// line breaks, `\h` a no-break space. Blank lines are removed, since a blank line ends a cue.
+    /// Who wrote the ASS text, which decides what in it is markup.
+    enum Dialect {
+        /// An ASS/SSA script (the stream's own events), read as libass reads it: every `{…}` is an
+        /// override block or a comment, `\h` is a no-break space, `\{` and `\}` are braces.
+        case script
+        /// Text that libavcodec's decoder of another format (SubRip, mov_text, WebVTT) made into ASS,
+        /// read as libavcodec's own SubRip and WebVTT encoders read it: only `{\…}` is markup, and
+        /// other braces and backslashes are text (those decoders do not escape them).
+        case decoded
+    }
+
+    /// The cue text of `text`: override blocks dropped, except `\i1`/`\i0`, `\b1`/`\b0`,
+    /// `\u1`/`\u0` which become tags (closed at the end, `\r` closes them all); `\N` and `\n`
+    /// become line breaks. Blank lines are removed, since a blank line ends a cue.
     /// - Returns: nil when nothing visible is left (an empty or style-only event).
-    static func cueText(_ text: String, flavor: Flavor) -> String? {
+    static func cueText(_ text: String, flavor: Flavor, dialect: Dialect = .decoded) -> String? {
         var builder = Builder(flavor: flavor)
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
-            if c == "{", let close = scalars[(i + 1)...].firstIndex(of: "}") {
+            let next: Unicode.Scalar? = i + 1 < scalars.count ? scalars[i + 1] : nil
+            if c == "{", dialect == .script || next == "\\", let close = scalars[(i + 1)...].firstIndex(of: "}") {
                 builder.apply(overrides: String(String.UnicodeScalarView(scalars[(i + 1)..<close])))
                 i = close + 1
                 continue
             }
-            if c == "\\", i + 1 < scalars.count {
-                let next = scalars[i + 1]
-                switch next {
-                case "N", "n": builder.lineBreak()
-                case "h": builder.append("\u{00A0}")
-                case "{", "}": builder.append(next)
+            if c == "\\", let next {
+                switch (next, dialect) {
+                case ("N", _), ("n", _): builder.lineBreak()
+                case ("h", .script): builder.append("\u{00A0}")
+                case ("{", .script), ("}", .script): builder.append(next)
                 default: builder.append(c); builder.append(next)
                 }
                 i += 2

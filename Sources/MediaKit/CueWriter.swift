@@ -8,13 +8,16 @@ final class CueWriter {
     }
 
     let format: Format
+    private let dialect: ASSText.Dialect
     private let output: BufferedFileWriter
     /// Cues written so far.
     private(set) var count = 0
 
+    /// - Parameter dialect: `.script` for events of an ASS/SSA stream, `.decoded` for the others.
     /// - Throws: `MediaError.output`.
-    init(format: Format, path: String) throws {
+    init(format: Format, dialect: ASSText.Dialect, path: String) throws {
         self.format = format
+        self.dialect = dialect
         output = try BufferedFileWriter(path: path)
         if format == .webvtt { try output.write("WEBVTT\n\n") }
     }
@@ -25,7 +28,7 @@ final class CueWriter {
     /// - Throws: `MediaError.output`.
     func write(start: Int64, end: Int64, events: [String]) throws {
         let flavor: ASSText.Flavor = format == .srt ? .srt : .webvtt
-        let texts = events.compactMap { ASSText.cueText(ASSText.textField(ofEvent: $0), flavor: flavor) }
+        let texts = events.compactMap { ASSText.cueText(ASSText.textField(ofEvent: $0), flavor: flavor, dialect: dialect) }
         guard !texts.isEmpty else { return }
         count += 1
         let text = texts.joined(separator: "\n")

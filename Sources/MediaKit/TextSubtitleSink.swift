@@ -23,12 +23,14 @@ final class TextSubtitleSink: TrackSink {
         self.entries = entries
         self.source = source
         decoder = try SubtitleDecoder(source: source)
+        let codec = source.codecParameters.pointee.codec_id
+        let dialect: ASSText.Dialect = codec == AV_CODEC_ID_ASS || codec == AV_CODEC_ID_SSA ? .script : .decoded
         var files: [PendingFile] = []
         var writers: [CueWriter] = []
         for (entry, path) in zip(entries, paths) {
             let file = try PendingFile(finalPath: path)
             files.append(file)
-            writers.append(try CueWriter(format: entry.output == .subtitleSRT ? .srt : .webvtt, path: file.temporaryPath))
+            writers.append(try CueWriter(format: entry.output == .subtitleSRT ? .srt : .webvtt, dialect: dialect, path: file.temporaryPath))
         }
         self.files = files
         self.writers = writers

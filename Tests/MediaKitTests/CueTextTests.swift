@@ -18,11 +18,14 @@ import Testing
 
     @Test func lineBreaksSpacesAndBraces() {
         #expect(ASSText.cueText(#"one\Ntwo\nthree"#, flavor: .srt) == "one\ntwo\nthree")
-        #expect(ASSText.cueText(#"a\hb"#, flavor: .srt) == "a\u{00A0}b")
         #expect(ASSText.cueText(#"a\N\N\Nb"#, flavor: .srt) == "a\nb")
-        #expect(ASSText.cueText("a{unclosed", flavor: .srt) == "a{unclosed")
-        #expect(ASSText.cueText(#"\{literal\}"#, flavor: .srt) == "{literal}")
         #expect(ASSText.cueText("carriage\r\nreturn", flavor: .srt) == "carriage\nreturn")
+        #expect(ASSText.cueText("a{unclosed", flavor: .srt, dialect: .script) == "a{unclosed")
+        // In an ASS script, every {…} is markup or a comment; \h and \{ \} are escapes.
+        #expect(ASSText.cueText(#"a\hb {a comment}\{literal\}"#, flavor: .srt, dialect: .script) == "a\u{00A0}b {literal}")
+        // In text another decoder made, only {\…} is markup; the rest is text, as ffmpeg reads it.
+        #expect(ASSText.cueText(#"C:\path\{braces} {x} \h"#, flavor: .srt, dialect: .decoded) == #"C:\path\{braces} {x} \h"#)
+        #expect(ASSText.cueText(#"{\i1}it{\i0}"#, flavor: .srt, dialect: .decoded) == "<i>it</i>")
     }
 
     @Test func nothingVisibleIsNoCue() {

@@ -39,10 +39,11 @@ enum FFprobe {
         return (first, last - first, packets.map(\.duration).max() ?? 0, packets.count)
     }
 
-    /// `ffmpeg -i FILE -map 0:s:N -f srt -`: the ffmpeg command's own conversion to SubRip.
+    /// `ffmpeg -i FILE -map 0:s:N -f srt -`: the ffmpeg command's own conversion to SubRip, with
+    /// the CR LF it puts between the lines of one cue made LF like every other line end.
     static func ffmpegSRT(_ path: String, subtitle n: Int) throws -> String {
         let result = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:s:\(n)", "-f", "srt", "-"], timeout: 60)
         guard result.succeeded else { throw Failure(description: "\(result)") }
-        return result.stdout
+        return result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     }
 }

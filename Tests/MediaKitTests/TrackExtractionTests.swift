@@ -117,6 +117,39 @@ import TestSupport
         try expectSubtitles(clip.results, stream: 2, subtitle: 0, source: clip.source, count: 1) { "eng #\($0): \(Self.english)" }
     }
 
+    @Test func markupEscapesAndLineBreaksSurviveConversion() throws {
+        let folder = try TempFolder("special")
+        defer { folder.remove() }
+        let srt = folder.path("special.srt"), source = folder.path("special.mkv")
+        try """
+            1
+            00:00:01,000 --> 00:00:02,500
+            <i>Italic</i> and <b>bold</b>
+            fish & chips > 3 < 4
+
+            2
+            00:00:03,000 --> 00:00:04,000
+            C:\\path\\{braces} 100%
+
+
+            """.write(toFile: srt, atomically: true, encoding: .utf8)
+        let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc=d=5", "-i", srt,
+                                    "-map", "0", "-map", "1", "-c:a", "aac", "-c:s", "copy", source], timeout: 60)
+        try #require(made.succeeded, "\(made)")
+        let size = try Self.size(source)
+        let results = try media.extractTracks(path: source, size: size, plan: TrackPlan(info: try media.probe(path: source, size: size)),
+                                              into: folder.path("out"), timeout: 60)
+        let ours = try Self.read(try #require(results.first { $0.entry.output == .subtitleSRT }?.track).path)
+        let vtt = try Self.read(try #require(results.first { $0.entry.output == .subtitleWebVTT }?.track).path)
+        // The same SubRip as the ffmpeg command's (but for its CR LF inside cues); WebVTT escapes
+        // what would be markup.
+        #expect(ours == (try FFprobe.ffmpegSRT(source, subtitle: 0)))
+        #expect(ours.contains("<i>Italic</i> and <b>bold</b>\nfish & chips > 3 < 4\n"))
+        #expect(ours.contains(#"C:\path\{braces} 100%"#))
+        #expect(vtt.contains("<i>Italic</i> and <b>bold</b>\nfish &amp; chips &gt; 3 &lt; 4\n"))
+        #expect(try SubtitleFileParser.vtt(vtt) == SubtitleFileParser.srt(ours))
+    }
+
     @Test func extractingTwiceGivesTheSameBytes() throws {
         let first = try extract("movie-1080p.mkv")
         defer { first.folder.remove() }
