@@ -73,11 +73,14 @@ enum Operations {
             let request = Request(req!)
             request.fileSystem.statfs(request: request)
         }
-        ops.getxattr = { req, _, _, _ in Request(req!).fail(errno: ENODATA) }
-        ops.listxattr = { req, _, size in
+        ops.getxattr = { req, ino, name, size in
             let request = Request(req!)
-            // No attributes yet: the list is empty whatever the buffer.
-            if size == 0 { request.reply(xattrSize: 0) } else { request.reply(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+            let name = String(cString: name!)
+            request.fileSystem.async(request) { $0.fileSystem.getxattr(UInt64(ino), name: name, size: size, request: $0) }
+        }
+        ops.listxattr = { req, ino, size in
+            let request = Request(req!)
+            request.fileSystem.async(request) { $0.fileSystem.listxattr(UInt64(ino), size: size, request: $0) }
         }
         ReadOnlyOperations.install(in: &ops)
         return ops
