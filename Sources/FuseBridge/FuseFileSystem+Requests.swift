@@ -24,6 +24,7 @@ extension FuseFileSystem {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
         do {
             let handle = FileHandle(content: try tree.open(inode))
+            cfuse_fi_set_keep_cache(info.pointer, handle.content.keepsKernelCache ? 1 : 0)
             HandleSlot.store(handle, in: info.pointer)
             request.reply(open: info.pointer)
         } catch {
@@ -31,9 +32,13 @@ extension FuseFileSystem {
         }
     }
 
-    /// Reads on the calling libfuse thread: a `pread` of a source file or a copy from memory.
+    /// Reads on the calling libfuse thread: a source file's bytes spliced from its descriptor to the
+    /// kernel (no copy through our memory), or a copy from memory.
     func read(size: Int, offset: off_t, handle: FileHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
+        if let descriptor = handle.content.spliceDescriptor {
+            return request.reply(descriptor: descriptor, size: size, offset: offset)
+        }
         do {
             let bytes = try handle.content.read(offset: Int64(offset), count: size)
             bytes.withUnsafeBytes { request.reply(bytes: $0) }

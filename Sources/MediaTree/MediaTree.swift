@@ -18,6 +18,8 @@ public final class MediaTree: Sendable {
     /// Probe results by source identity: a changed file is a new key and is probed again.
     let probes = SharedWork<FileIdentity, MediaInfo>(capacity: 100_000)
     /// Rendered `info.json` by source identity and name.
+    /// The source version each file was last opened at (for the kernel's page cache).
+    let openedVersions = OpenedVersions()
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
     let mountOwner: (uid: UInt32, gid: UInt32)
 
@@ -96,11 +98,13 @@ public final class MediaTree: Sendable {
     public func open(_ inode: UInt64) throws -> FileContent {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
         let stat = try validStat(of: node)
+        if node.isDirectory { throw TreeError.isDirectory }
+        let unchanged = openedVersions.open(inode, at: stat.identity)
         switch node {
         case .plainFile(let rel), .original(let rel):
-            return try SourceFileContent(path: absolute(rel))
+            return try SourceFileContent(path: absolute(rel), keepsKernelCache: unchanged)
         case .info(let rel):
-            return BytesContent(bytes: try infoDocument(rel: rel, stat: stat))
+            return BytesContent(bytes: try infoDocument(rel: rel, stat: stat), keepsKernelCache: unchanged)
         case .sourceFolder, .mediaFolder:
             throw TreeError.isDirectory
         }
