@@ -27,6 +27,7 @@ extension FuseFileSystem {
         tree.open(inode) { result in
             switch result {
             case .success(let content):
+                cfuse_fi_set_keep_cache(info.pointer, content.keepsKernelCache ? 1 : 0)
                 HandleSlot.store(FileHandle(content: content), in: info.pointer)
                 request.reply(open: info.pointer)
             case .failure(let error):
@@ -63,9 +64,13 @@ extension FuseFileSystem {
         }
     }
 
-    /// Reads on the calling libfuse thread: a `pread` of a source file or a copy from memory.
+    /// Reads on the calling libfuse thread: a source file's bytes spliced from its descriptor to the
+    /// kernel (no copy through our memory), or a copy from memory.
     func read(size: Int, offset: off_t, handle: FileHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
+        if let descriptor = handle.content.spliceDescriptor {
+            return request.reply(descriptor: descriptor, size: size, offset: offset)
+        }
         do {
             let bytes = try handle.content.read(offset: Int64(offset), count: size)
             bytes.withUnsafeBytes { request.reply(bytes: $0) }

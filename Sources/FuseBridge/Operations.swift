@@ -11,6 +11,9 @@ enum Operations {
             guard let conn else { return }
             // Large reads in one request; the kernel reads ahead generously on sequential reads.
             conn.pointee.max_readahead = 1 << 20
+            // Reads of source files are spliced from the file to /dev/fuse where the kernel can.
+            let splice = UInt32(FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE)
+            conn.pointee.want |= conn.pointee.capable & splice
         }
         ops.lookup = { req, parent, name in
             let request = Request(req!)

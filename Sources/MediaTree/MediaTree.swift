@@ -20,6 +20,8 @@ public final class MediaTree: Sendable {
     let logger: Logger
     /// Probe results by source identity: a changed file is a new key and is probed again.
     let probes = SharedWork<FileIdentity, MediaInfo>(capacity: 100_000)
+    /// The source version each file was last opened at (for the kernel's page cache).
+    let openedVersions = OpenedVersions()
     /// Rendered `info.json` by source identity and name.
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
     /// Made thumbnails by source version and request, made on `generation`.
@@ -102,14 +104,16 @@ public final class MediaTree: Sendable {
         do {
             guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
             let stat = try validStat(of: node)
+            if node.isDirectory { throw TreeError.isDirectory }
+            let unchanged = openedVersions.open(inode, at: stat.identity)
             switch node {
             case .plainFile(let rel), .original(let rel):
-                completion(.success(try SourceFileContent(path: absolute(rel))))
+                completion(.success(try SourceFileContent(path: absolute(rel), keepsKernelCache: unchanged)))
             case .info(let rel):
-                completion(.success(BytesContent(bytes: try infoDocument(rel: rel, stat: stat))))
+                completion(.success(BytesContent(bytes: try infoDocument(rel: rel, stat: stat), keepsKernelCache: unchanged)))
             case .thumbnail(let rel, let name):
                 try thumbnail(rel: rel, name: name, stat: stat) { result in
-                    completion(result.map { BytesContent(bytes: $0.png) })
+                    completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
                 }
             case .sourceFolder, .mediaFolder, .thumbsFolder:
                 throw TreeError.isDirectory

@@ -131,6 +131,15 @@ import TestSupport
             usleep(1_300_000)
             let after = expectSuccess(try Command.run(["cat", notes])).stdout
             #expect(after == "new text, longer than before, so the size changes too\n" && after != before)
+            // Read again unchanged (the kernel may keep its pages), then change the bytes but not
+            // the size: the new modification time alone must drop the kernel's cached pages.
+            #expect(try Command.run(["cat", notes]).stdout == after)
+            try "NEW TEXT, LONGER THAN BEFORE, SO THE SIZE CHANGES TOO\n"
+                .write(toFile: library.source + "/notes.txt", atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)],
+                                                  ofItemAtPath: library.source + "/notes.txt")
+            usleep(1_300_000)
+            #expect(try Command.run(["cat", notes]).stdout == "NEW TEXT, LONGER THAN BEFORE, SO THE SIZE CHANGES TOO\n")
 
             let target = library.source + "/clips/portrait-rotated.mp4"
             let durationBefore = try Command.python(#"import json,sys; print(json.load(open(sys.argv[1]))["container"]["duration"])"#,
