@@ -8,6 +8,24 @@ public protocol MediaService: Sendable {
     /// Probes the file at `path` (of `size` bytes).
     /// - Throws: `MediaError`.
     func probe(path: String, size: Int64) throws -> MediaInfo
+
+    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG.
+    /// - Throws: `MediaError` (a damaged stream, a bound passed, no such video stream).
+    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
+}
+
+/// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
+/// same path, size and modification time.
+public struct MediaFile: Codable, Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var modificationNanoseconds: Int64
+
+    public init(path: String, size: Int64, modificationNanoseconds: Int64) {
+        self.path = path
+        self.size = size
+        self.modificationNanoseconds = modificationNanoseconds
+    }
 }
 
 /// Does the media work in this process.
