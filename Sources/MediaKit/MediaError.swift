@@ -8,12 +8,15 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case library(function: String, code: Int32, message: String)
     /// The work took longer than its bound and was interrupted.
     case timedOut(seconds: Double)
+    /// A thumbnail could not be made from a decoded frame (a bad size, scaling or PNG failed).
+    case imageFailed(reason: String)
 
     public var description: String {
         switch self {
         case .notMedia(let reason): return "not media: \(reason)"
         case .library(let function, let code, let message): return "\(function) failed (\(code)): \(message)"
         case .timedOut(let seconds): return "gave up after \(seconds) s"
+        case .imageFailed(let reason): return "cannot make the image: \(reason)"
         }
     }
 }

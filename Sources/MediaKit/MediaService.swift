@@ -43,4 +43,9 @@ public struct LocalMediaService: MediaService {
     public func probe(path: String, size: Int64) throws -> MediaInfo {
         try Prober.probe(path: path, size: size, timeout: probeTimeout)
     }
+
+    /// Not made yet: the frame maker comes in the next change.
+    public func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        throw MediaError.imageFailed(reason: "thumbnails are not implemented yet")
+    }
 }

@@ -15,6 +15,10 @@ final class CountingMediaService: MediaService {
         return try inner.probe(path: path, size: size)
     }
 
+    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        try inner.thumbnail(of: file, request: request)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 }
