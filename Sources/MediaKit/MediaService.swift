@@ -9,8 +9,10 @@ public protocol MediaService: Sendable {
     /// - Throws: `MediaError`.
     func probe(path: String, size: Int64) throws -> MediaInfo
 
-    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG.
-    /// - Throws: `MediaError` (a damaged stream, a bound passed, no such video stream).
+    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG
+    /// of exactly `PNGEncoder.encodedSize(width:height:)` bytes. Safe to call from many threads.
+    /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
+    ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
     func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
 }
 
@@ -32,11 +34,20 @@ public struct MediaFile: Codable, Sendable, Hashable {
 public struct LocalMediaService: MediaService {
     /// Seconds a probe may take before it is interrupted.
     public var probeTimeout: Double
+    /// The bounds on each thumbnail.
+    public var thumbnailLimits: ThumbnailLimits { thumbnails.limits }
+    /// Shared by copies of this value: the decode sessions kept open between thumbnails.
+    let thumbnails: ThumbnailMaker
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
-    public init(probeTimeout: Double = 20) {
+    /// - Parameter decodeSessions: how many idle decode sessions (an open file and decoder
+    ///   each) are kept for frames asked for in time order; two per processor by default.
+    public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
+                decodeSessions: Int? = nil) {
         self.probeTimeout = probeTimeout
+        self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
+                                         sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity)
         av_log_set_level(AV_LOG_FATAL)
     }
 
@@ -44,8 +55,15 @@ public struct LocalMediaService: MediaService {
         try Prober.probe(path: path, size: size, timeout: probeTimeout)
     }
 
-    /// Not made yet: the frame maker comes in the next change.
+    /// Decodes the frame in this process, bounded by `thumbnailLimits`. Requests for later times
+    /// of the same file and stream continue the decode of earlier ones where that is cheaper
+    /// than seeking, so a series in time order decodes each frame about once.
     public func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
-        throw MediaError.imageFailed(reason: "thumbnails are not implemented yet")
+        try thumbnails.make(file: file, request: request)
+    }
+
+    /// Closes the decode sessions kept for the file at `path` (say, when it was removed).
+    public func closeSessions(path: String) {
+        thumbnails.pool.close(path: path)
     }
 }

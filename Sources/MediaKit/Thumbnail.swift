@@ -23,7 +23,8 @@ public enum ThumbnailBox: Codable, Sendable, Hashable {
 public struct ThumbnailRequest: Codable, Sendable, Hashable {
     /// The container index of the video stream to take the frame from.
     public var streamIndex: Int
-    /// Seconds from the start of the file (0 is the first frame, whatever the container's start time).
+    /// Seconds from the video stream's first frame (0 is that frame, whatever the container's or
+    /// the stream's start time: an MPEG stream starting at 0.54 s shows its first frame at 0).
     public var time: Double
     public var pick: FramePick
     /// The output size in pixels, from `ThumbnailGeometry.outputSize`, after rotation.
@@ -43,7 +44,8 @@ public struct ThumbnailRequest: Codable, Sendable, Hashable {
 public struct Thumbnail: Codable, Sendable, Equatable {
     /// The PNG file's bytes; exactly `PNGEncoder.encodedSize(width:height:)` long.
     public var png: [UInt8]
-    /// The presentation time of the frame shown, in seconds from the start of the file.
+    /// The presentation time of the frame shown, in seconds from the stream's first frame (as
+    /// `ThumbnailRequest.time`), to the microsecond.
     public var frameTime: Double
     /// Whether the frame shown is a keyframe.
     public var isKeyframe: Bool
