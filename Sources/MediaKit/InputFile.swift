@@ -6,15 +6,23 @@ import CAV
 /// throws with nothing left allocated. Blocking I/O inside libav* is bounded by `Deadline`.
 final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
-    private let deadline: Deadline
+    /// The bound on blocking I/O; kept alive here because the context's interrupt callback reads it.
+    let deadline: Deadline
     let path: String
 
-    /// Opens `path` and reads its stream information.
-    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// Opens `path` and reads its stream information, within `timeout` seconds.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
-    init(path: String, timeout: Double) throws {
+    convenience init(path: String, timeout: Double) throws {
+        try self.init(path: path, deadline: Deadline(seconds: timeout))
+    }
+
+    /// Opens `path` and reads its stream information; `deadline` bounds the open and, later, every
+    /// read of the context (move it with `Deadline.restart`).
+    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past the deadline.
+    init(path: String, deadline: Deadline) throws {
         self.path = path
-        let deadline = Deadline(seconds: timeout)
+        let timeout = deadline.seconds
         guard var ctx = avformat_alloc_context() else {
             throw MediaError.library(function: "avformat_alloc_context", code: cav_averror(ENOMEM), message: "out of memory")
         }

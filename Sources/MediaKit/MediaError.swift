@@ -8,12 +8,26 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case library(function: String, code: Int32, message: String)
     /// The work took longer than its bound and was interrupted.
     case timedOut(seconds: Double)
+    /// The file has no moving-picture video stream at this container index.
+    case noVideoStream(index: Int)
+    /// There is no frame to show at `time` (seconds from the first frame): past the end, or past
+    /// where a truncated stream stops; `reason` says which.
+    case noFrame(time: Double, reason: String)
+    /// The stream could not be decoded: too many broken packets in a row, or the cap on decoded
+    /// frames was reached before the frame asked for.
+    case damaged(reason: String)
+    /// A thumbnail could not be made from a decoded frame (a bad size, scaling or PNG failed).
+    case imageFailed(reason: String)
 
     public var description: String {
         switch self {
         case .notMedia(let reason): return "not media: \(reason)"
         case .library(let function, let code, let message): return "\(function) failed (\(code)): \(message)"
         case .timedOut(let seconds): return "gave up after \(seconds) s"
+        case .noVideoStream(let index): return "no video stream at index \(index)"
+        case .noFrame(let time, let reason): return "no frame at \(time) s: \(reason)"
+        case .damaged(let reason): return "damaged stream: \(reason)"
+        case .imageFailed(let reason): return "cannot make the image: \(reason)"
         }
     }
 }

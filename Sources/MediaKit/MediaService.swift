@@ -8,21 +8,62 @@ public protocol MediaService: Sendable {
     /// Probes the file at `path` (of `size` bytes).
     /// - Throws: `MediaError`.
     func probe(path: String, size: Int64) throws -> MediaInfo
+
+    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG
+    /// of exactly `PNGEncoder.encodedSize(width:height:)` bytes. Safe to call from many threads.
+    /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
+    ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
+    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
+}
+
+/// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
+/// same path, size and modification time.
+public struct MediaFile: Codable, Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var modificationNanoseconds: Int64
+
+    public init(path: String, size: Int64, modificationNanoseconds: Int64) {
+        self.path = path
+        self.size = size
+        self.modificationNanoseconds = modificationNanoseconds
+    }
 }
 
 /// Does the media work in this process.
 public struct LocalMediaService: MediaService {
     /// Seconds a probe may take before it is interrupted.
     public var probeTimeout: Double
+    /// The bounds on each thumbnail.
+    public var thumbnailLimits: ThumbnailLimits { thumbnails.limits }
+    /// Shared by copies of this value: the decode sessions kept open between thumbnails.
+    let thumbnails: ThumbnailMaker
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
-    public init(probeTimeout: Double = 20) {
+    /// - Parameter decodeSessions: how many idle decode sessions (an open file and decoder
+    ///   each) are kept for frames asked for in time order; two per processor by default.
+    public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
+                decodeSessions: Int? = nil) {
         self.probeTimeout = probeTimeout
+        self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
+                                         sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity)
         av_log_set_level(AV_LOG_FATAL)
     }
 
     public func probe(path: String, size: Int64) throws -> MediaInfo {
         try Prober.probe(path: path, size: size, timeout: probeTimeout)
+    }
+
+    /// Decodes the frame in this process, bounded by `thumbnailLimits`. Requests for later times
+    /// of the same file and stream continue the decode of earlier ones where that is cheaper
+    /// than seeking, so a series in time order decodes each frame about once.
+    public func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        try thumbnails.make(file: file, request: request)
+    }
+
+    /// Closes the decode sessions kept for the file at `path` (say, when it was removed).
+    public func closeSessions(path: String) {
+        thumbnails.pool.close(path: path)
     }
 }
