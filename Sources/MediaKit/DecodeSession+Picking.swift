@@ -77,7 +77,7 @@ extension DecodeSession {
         }
         let lastEnd = last.pts + (last.duration ?? frameDuration)
         if target < lastEnd { return last }
-        if let cut = truncation() {
+        if let cut = try truncation() {
             throw MediaError.noFrame(time: seconds, reason: cut)
         }
         if let end = containerEnd ?? declaredEnd, target > end {
@@ -128,7 +128,7 @@ extension DecodeSession {
         }
         // The search ran to the end of a stream that stops short of its declared end, and the
         // time is past where it stops: the keyframe "nearest" is only the last one left.
-        if after == nil, isDrained, target >= reachedEnd, let cut = truncation() {
+        if after == nil, isDrained, target >= reachedEnd, let cut = try truncation() {
             throw MediaError.noFrame(time: seconds, reason: cut)
         }
         let chosen: Frame?
@@ -149,16 +149,49 @@ extension DecodeSession {
     }
 
     /// Why the stream stopped where it did, if it stopped well before its declared end (after
-    /// reading to the end): a truncated file. Stopping early counts when the stream's own duration
-    /// says so, or when reading failed before the container's end. (A Matroska video track that
-    /// merely ends before its audio has no duration of its own and ends cleanly: its last frame
-    /// stays shown.)
-    private func truncation() -> String? {
-        guard let declared = declaredEnd ?? (readError == nil ? nil : containerEnd) else { return nil }
-        let tolerance = max(oneSecond, (declared - startPts) / 50)
-        guard reachedEnd < declared - tolerance else { return nil }
-        let how = readError.map { "reading fails (\(averrorText($0)))" } ?? "the stream ends"
-        return "\(how) at \(self.seconds(forPts: reachedEnd)) s, before its declared end at \(self.seconds(forPts: declared)) s; the file may be truncated"
+    /// reading to the end): a truncated file. Stopping early counts when the stream's own
+    /// duration says so, or when reading failed before the container's end. A stream without a
+    /// duration of its own (Matroska) that ended cleanly may be a video track that ends before
+    /// the audio, or a file cut short: the other streams tell (`fileReaches`).
+    private func truncation() throws -> String? {
+        func tolerance(_ end: Int64) -> Int64 { max(oneSecond, (end - startPts) / 50) }
+        if let declared = declaredEnd ?? (readError == nil ? nil : containerEnd) {
+            guard reachedEnd < declared - tolerance(declared) else { return nil }
+            let how = readError.map { "reading fails (\(averrorText($0)))" } ?? "the stream ends"
+            return "\(how) at \(self.seconds(forPts: reachedEnd)) s, before its declared end at \(self.seconds(forPts: declared)) s; the file may be truncated"
+        }
+        guard let end = containerEnd, reachedEnd < end - tolerance(end) else { return nil }
+        if try fileReaches(end - tolerance(end)) { return nil }
+        return "the video stream ends at \(self.seconds(forPts: reachedEnd)) s and no stream reaches the file's declared end at \(self.seconds(forPts: end)) s; the file may be truncated"
+    }
+
+    /// Whether any stream of the file has a packet ending at or after `time` (this stream's time
+    /// base): seeks all streams to a little before it and reads a bounded number of packets. The
+    /// session needs a seek afterwards.
+    /// The corresponding C functions are `av_seek_frame` (stream -1) and `av_read_frame`.
+    private func fileReaches(_ time: Int64) throws -> Bool {
+        needsSeek = true
+        let streams = input.streams
+        for other in streams { other.pointee.discard = AVDISCARD_DEFAULT }
+        defer { for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL } }
+        let goal = av_rescale_q(time, timeBase, cav_time_base_q())
+        let from = goal - 5 * Int64(AV_TIME_BASE)
+        let sought = av_seek_frame(input.context, -1, from, AVSEEK_FLAG_BACKWARD)
+        if sought == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
+        guard sought >= 0 else { return false }
+        let packet = try Packet()
+        for _ in 0..<2_000 {
+            let read = av_read_frame(input.context, packet.pointer)
+            if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
+            guard read >= 0 else { return false }
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            let stamp = p.pts != cav_nopts_value() ? p.pts : p.dts
+            guard stamp != cav_nopts_value(), streams.indices.contains(Int(p.stream_index)) else { continue }
+            let base = streams[Int(p.stream_index)].pointee.time_base
+            if av_rescale_q(stamp + max(p.duration, 0), base, cav_time_base_q()) >= goal { return true }
+        }
+        return false
     }
 
     /// The next decoded keyframe, or nil at the end.

@@ -177,6 +177,39 @@ import Testing
         #expect(try alone(cut, 12.5, .nearestKeyframe).index == 300)
     }
 
+    /// Matroska gives no duration per stream: a cut file is told from a video track that merely
+    /// ends before its audio by whether any stream reaches the container's end.
+    @Test func matroskaCutShortOrEndingBeforeItsAudio() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-mkv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = try LibraryVideo("movie-1080p.mkv")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: movie.file.path))
+        let cutURL = folder.appendingPathComponent("cut.mkv")
+        try whole.prefix(whole.count * 45 / 100).write(to: cutURL)
+        let shortURL = folder.appendingPathComponent("short-video.mkv")
+        _ = try FFmpegFrames.run(["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=2",
+                                  "-f", "lavfi", "-i", "sine=d=4", "-c:v", "libx264", "-c:a", "aac", shortURL.path])
+        let service = LocalMediaService()
+        func thumbnail(_ url: URL, _ time: Double, _ pick: FramePick = .exact) throws -> Thumbnail {
+            let file = MediaFile(path: url.path, size: Int64(try Data(contentsOf: url).count), modificationNanoseconds: 0)
+            let request = ThumbnailRequest(streamIndex: 0, time: time, pick: pick, width: 320, height: 180)
+            return try service.thumbnail(of: file, request: request)
+        }
+        #expect(try FrameIndexStrip.read(StoredPNG(thumbnail(cutURL, 5.0).png)) == 119)
+        for pick in [FramePick.exact, .nearestKeyframe] {
+            #expect {
+                _ = try thumbnail(cutURL, 20.0, pick)
+            } throws: { error in
+                guard case MediaError.noFrame(_, let reason) = error else { return false }
+                return reason.contains("truncated")
+            }
+        }
+        // The video's last frame is at 1.96 s; the audio goes on to 4 s.
+        #expect(try thumbnail(shortURL, 3.5).frameTime == 1.96)
+        #expect(throws: MediaError.self) { _ = try thumbnail(shortURL, 4.5) }
+    }
+
     @Test func boundsTurnIntoErrors() throws {
         let video = try LibraryVideo("feature-1080p.mp4")
         let tight = LocalMediaService(thumbnailLimits: ThumbnailLimits(maxDecodedFrames: 10))
