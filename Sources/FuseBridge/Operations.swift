@@ -39,7 +39,7 @@ enum Operations {
         }
         ops.opendir = { req, ino, fi in
             let request = Request(req!)
-            let info = FileInfo(fi!)
+            let info = FileInfo(copying: fi!)
             request.fileSystem.async(request) { $0.fileSystem.opendir(UInt64(ino), info: info, request: $0) }
         }
         ops.readdir = { req, _, size, off, fi in
@@ -59,7 +59,7 @@ enum Operations {
         }
         ops.open = { req, ino, fi in
             let request = Request(req!)
-            let info = FileInfo(fi!)
+            let info = FileInfo(copying: fi!)
             request.fileSystem.async(request) { $0.fileSystem.open(UInt64(ino), info: info, request: $0) }
         }
         ops.read = { req, _, size, off, fi in
@@ -90,8 +90,19 @@ enum Operations {
     }
 }
 
-/// A `fuse_file_info` handed to the work queue. libfuse keeps it alive until the request is answered.
-struct FileInfo: @unchecked Sendable {
+/// A request's `fuse_file_info`, copied. libfuse passes `open` and `opendir` a pointer to a
+/// variable on its own stack, gone as soon as the callback returns; requests answered later, from
+/// another thread, fill in and reply with this copy instead. The one owner of its memory.
+final class FileInfo: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<fuse_file_info>
-    init(_ pointer: UnsafeMutablePointer<fuse_file_info>) { self.pointer = pointer }
+
+    init(copying info: UnsafeMutablePointer<fuse_file_info>) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: info.pointee)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
 }

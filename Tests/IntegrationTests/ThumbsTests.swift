@@ -173,7 +173,8 @@ import TestSupport
             expectSuccess(try Command.shell(#"cp "$1"/*.png "$2"/"#, [thumbs, target], timeout: 180))
             let copied = expectSuccess(try Command.shell(#"cd "$1" && stat -c '%s %n' -- *.png"#, [target]))
             #expect(sizes.stdout == copied.stdout)
-            #expect(sizes.stdout.split(separator: "\n").count == 33)
+            // 30.03 s: a name every second from 0 to 30 s, and the three quarters.
+            #expect(sizes.stdout.split(separator: "\n").count == 34)
             let frames = try PNGProbe.run(#"""
             import glob, sys
             names = sorted(glob.glob(sys.argv[1] + "/at-??m??s.png"))
@@ -181,7 +182,7 @@ import TestSupport
             print(len(frames), frames == sorted(frames), frames[:3])
             """#, [target])
             // 23.976 fps: the frames shown at 0 s, 1 s, 2 s are 0, 23, 47.
-            #expect(frames.stdout == "30 True [0, 23, 47]\n", "\(frames)")
+            #expect(frames.stdout == "31 True [0, 23, 47]\n", "\(frames)")
         }
     }
 
