@@ -9,6 +9,10 @@ extension DecodeSession {
     ///   `.damaged`, `.timedOut`.
     func exactFrame(at seconds: Double) throws -> Frame {
         let target = pts(forSeconds: seconds)
+        // A second before the time is far enough that frames between there and the time exist
+        // (at any frame rate without gaps of a second), so the frames skipped are never the answer.
+        skipsUnreferencedBefore = target - oneSecond
+        defer { skipsUnreferencedBefore = nil }
         if !canContinue(to: target) { try seekBefore(target) }
         while true {
             if next == nil { next = try decodeNextShowable() }

@@ -50,6 +50,11 @@ final class DecodeSession: @unchecked Sendable {
     var needsSeek = true
     /// Just after a seek: frames before the first keyframe are dropped (they may lack references).
     var awaitingKeyframe = false
+    /// While set, packets presented before this time are decoded only if other frames refer to
+    /// them (`AVDISCARD_NONREF`): a frame-accurate request skips the disposable frames (most
+    /// B-frames) on its way from the keyframe to its time. They cannot be its answer, since a
+    /// later frame is still at or before the time, and no other frame needs them.
+    var skipsUnreferencedBefore: Int64?
     private var inputEnded = false
     private var drained = false
     /// Why reading stopped before the end of the file, if it did.
@@ -224,6 +229,10 @@ final class DecodeSession: @unchecked Sendable {
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
+        if !decoder.keyframesOnly {
+            let skippable = skipsUnreferencedBefore.map { p.pts != cav_nopts_value() && p.pts < $0 } ?? false
+            decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
         let sent = avcodec_send_packet(decoder.context, packet.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
