@@ -79,6 +79,9 @@ enum Operations {
         ops.getxattr = { req, ino, name, size in
             let request = Request(req!)
             let name = String(cString: name!)
+            // `ls -l` asks every file for security.selinux: names mediafs never has are answered
+            // here, without the hop to a worker thread.
+            guard MediaTree.mayHaveExtendedAttribute(named: name) else { return request.fail(errno: ENODATA) }
             request.fileSystem.async(request) { $0.fileSystem.getxattr(UInt64(ino), name: name, size: size, request: $0) }
         }
         ops.listxattr = { req, ino, size in

@@ -3,6 +3,11 @@ import MediaKit
 
 /// Extended attributes (`getfattr -d`): what a thumbnail shows, and the mount's counters on its root.
 extension MediaTree {
+    /// Whether any node may have an attribute called `name` (all of mediafs's are `user.mediafs.*`).
+    public static func mayHaveExtendedAttribute(named name: String) -> Bool {
+        name.hasPrefix("user.mediafs.")
+    }
+
     /// The attribute names of the node numbered `inode`. Makes no image.
     /// - Throws: `TreeError.notFound`.
     public func extendedAttributeNames(of inode: UInt64) throws -> [String] {
