@@ -11,8 +11,10 @@ final class InputFile {
 
     /// Opens `path` and reads its stream information.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// - Parameter findStreamInfo: false to read the header only (enough for chapters, which
+    ///   demuxers read with the header), skipping the costly analysis of the streams.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
-    init(path: String, timeout: Double) throws {
+    init(path: String, timeout: Double, findStreamInfo: Bool = true) throws {
         self.path = path
         let deadline = Deadline(seconds: timeout)
         guard var ctx = avformat_alloc_context() else {
@@ -28,7 +30,7 @@ final class InputFile {
             throw MediaError.notMedia(reason: averrorText(opened))
         }
         ctx = openedCtx
-        let found = avformat_find_stream_info(ctx, nil)
+        let found = findStreamInfo ? avformat_find_stream_info(ctx, nil) : 0
         if found < 0 {
             var toClose: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&toClose)

@@ -1,4 +1,5 @@
 import CAV
+import Glibc
 
 /// What can go wrong in the media layer. Each case carries enough to write one clear log line.
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,12 +9,22 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case library(function: String, code: Int32, message: String)
     /// The work took longer than its bound and was interrupted.
     case timedOut(seconds: Double)
+    /// The file says it is of a format we read ourselves (Matroska, QuickTime) but its structure is
+    /// broken: a length past its parent or the end of the file, an element too large or too deep.
+    case damaged(reason: String)
+    /// The file is well formed but uses something we do not read (e.g. a compressed QuickTime `cmov`).
+    case unsupported(reason: String)
+    /// A system call on the source file failed; `code` is its errno.
+    case io(function: String, code: Int32)
 
     public var description: String {
         switch self {
         case .notMedia(let reason): return "not media: \(reason)"
         case .library(let function, let code, let message): return "\(function) failed (\(code)): \(message)"
         case .timedOut(let seconds): return "gave up after \(seconds) s"
+        case .damaged(let reason): return "damaged: \(reason)"
+        case .unsupported(let reason): return "unsupported: \(reason)"
+        case .io(let function, let code): return "\(function) failed: \(String(cString: strerror(code)))"
         }
     }
 }

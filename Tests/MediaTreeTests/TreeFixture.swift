@@ -15,6 +15,14 @@ final class CountingMediaService: MediaService {
         return try inner.probe(path: path, size: size)
     }
 
+    func chapters(path: String, size: Int64) throws -> ChapterList {
+        try inner.chapters(path: path, size: size)
+    }
+
+    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+        try inner.chapterImage(path: path, size: size, index: index)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 }
