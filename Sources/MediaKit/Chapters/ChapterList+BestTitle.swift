@@ -4,6 +4,27 @@ extension ChapterList.Title {
 
     /// True when the title names no language, or only undetermined ones (`und`, `mul`, `zxx`).
     var hasNoLanguage: Bool { languageCodes.allSatisfy(\.isUndetermined) }
+
+    /// The title's codes for `wanted`'s language taken together: a title stored as `zh-Hans`
+    /// and `chi` is in Simplified Chinese, not in any Chinese. Nil if no code has that language.
+    private func merged(for wanted: LanguageCode) -> (script: String?, region: String?)? {
+        let same = languageCodes.filter { $0.language == wanted.language && !$0.isUndetermined }
+        guard !same.isEmpty else { return nil }
+        return (same.lazy.compactMap(\.script).first, same.lazy.compactMap(\.region).first)
+    }
+
+    /// In `wanted`'s language, with no script that differs from a script `wanted` names.
+    func isIn(_ wanted: LanguageCode) -> Bool {
+        guard !wanted.isUndetermined, let code = merged(for: wanted) else { return false }
+        if let script = wanted.script, let own = code.script, script != own { return false }
+        return true
+    }
+
+    /// In exactly `wanted`'s language, script and region, where `wanted` names a script or region.
+    func isExactly(_ wanted: LanguageCode) -> Bool {
+        guard wanted.script != nil || wanted.region != nil, isIn(wanted), let code = merged(for: wanted) else { return false }
+        return code.script == wanted.script && code.region == wanted.region
+    }
 }
 
 extension ChapterList.Chapter {
@@ -32,12 +53,8 @@ extension ChapterList.Edition {
 extension ChapterList {
     static func bestTitle(among titles: [Title], preferred: [String]) -> Title? {
         for wanted in preferred.compactMap(LanguageCode.init) {
-            if let exact = titles.first(where: { $0.languageCodes.contains(where: wanted.matchesExactly) }) {
-                return exact
-            }
-            if let same = titles.first(where: { $0.languageCodes.contains(where: wanted.matches) }) {
-                return same
-            }
+            if let exact = titles.first(where: { $0.isExactly(wanted) }) { return exact }
+            if let same = titles.first(where: { $0.isIn(wanted) }) { return same }
         }
         return titles.first(where: \.hasNoLanguage) ?? titles.first
     }

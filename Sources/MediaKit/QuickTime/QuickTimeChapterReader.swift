@@ -9,6 +9,9 @@
 enum QuickTimeChapterReader {
     /// The largest text sample read: the 16-bit length, 64 KiB of text, and room for a few atoms.
     static let maximumTextSample = 2 + 65_535 + 1_024
+    /// The most bytes of text samples read for one track (4 MiB): thousands of chapters with long
+    /// titles fit, and a damaged table cannot make the reader read gigabytes.
+    static let maximumTextPerTrack = 4 << 20
 
     /// The chapters of the QuickTime file open in `file`; an empty list when it has none.
     /// - Throws: `MediaError.damaged` where the structure is broken, `.unsupported` for a
@@ -67,10 +70,16 @@ enum QuickTimeChapterReader {
                                   in movie: QuickTimeMovie, file: FileReader) throws {
         guard track.timescale > 0, let table = track.sampleTable else { return }
         let samples = try QuickTimeSampleTable.samples(movie.bytes, table)
+        var budget = maximumTextPerTrack
         for index in chapters.indices {
             guard let sampleIndex = sampleIndex(at: chapters[index].start, chapterIndex: index, in: samples, timescale: track.timescale) else { continue }
             let sample = samples[sampleIndex]
-            let bytes = try file.read(at: sample.offset, count: min(sample.size, maximumTextSample))
+            let count = min(sample.size, maximumTextSample)
+            budget -= count
+            guard budget >= 0 else {
+                throw MediaError.damaged(reason: "chapter text track \(track.id) holds more than \(maximumTextPerTrack) bytes of titles")
+            }
+            let bytes = try file.read(at: sample.offset, count: count)
             let text = QuickTimeText.decode(bytes)
             if !text.isEmpty {
                 chapters[index].titles.append(ChapterList.Title(text: text, languages: track.languages))

@@ -11,8 +11,9 @@ struct QuickTimeSample: Equatable {
 /// Used for chapter tracks only, which have one sample per chapter; audio and video tables are
 /// never expanded. Edit lists (`elst`) are not applied: chapter tracks start at 0.
 enum QuickTimeSampleTable {
-    /// More samples than this is taken as damage for a chapter track.
-    static let maximumSamples = 100_000
+    /// More samples than this is taken as damage for a chapter track (films have tens of
+    /// chapters, long audiobooks a few hundred).
+    static let maximumSamples = 20_000
 
     /// The samples of the table whose payload is `range` of the movie's `bytes`.
     /// - Throws: `MediaError.damaged` for missing or inconsistent tables.

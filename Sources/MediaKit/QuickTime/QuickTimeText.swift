@@ -8,7 +8,6 @@ enum QuickTimeText {
         guard sample.count >= 2 else { return "" }
         let length = min(Int(sample[0]) << 8 | Int(sample[1]), sample.count - 2)
         var text = Array(sample[2..<(2 + length)])
-        while text.last == 0 { text.removeLast() }
         if text.count >= 2, text[0] == 0xFE, text[1] == 0xFF {
             return utf16(text.dropFirst(2), bigEndian: true)
         }
@@ -16,6 +15,7 @@ enum QuickTimeText {
             return utf16(text.dropFirst(2), bigEndian: false)
         }
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+        while text.last == 0 { text.removeLast() }
         return String(decoding: text, as: UTF8.self)
     }
 
