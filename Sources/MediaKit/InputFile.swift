@@ -11,16 +11,18 @@ final class InputFile {
     let path: String
 
     /// Opens `path` and reads its stream information, within `timeout` seconds.
+    /// - Parameter findStreamInfo: false to read the header only (enough for chapters, which
+    ///   demuxers read with the header), skipping the costly analysis of the streams.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
-    convenience init(path: String, timeout: Double) throws {
-        try self.init(path: path, deadline: Deadline(seconds: timeout))
+    convenience init(path: String, timeout: Double, findStreamInfo: Bool = true) throws {
+        try self.init(path: path, deadline: Deadline(seconds: timeout), findStreamInfo: findStreamInfo)
     }
 
     /// Opens `path` and reads its stream information; `deadline` bounds the open and, later, every
     /// read of the context (move it with `Deadline.restart`).
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past the deadline.
-    init(path: String, deadline: Deadline) throws {
+    init(path: String, deadline: Deadline, findStreamInfo: Bool = true) throws {
         self.path = path
         let timeout = deadline.seconds
         guard var ctx = avformat_alloc_context() else {
@@ -36,7 +38,7 @@ final class InputFile {
             throw MediaError.notMedia(reason: averrorText(opened))
         }
         ctx = openedCtx
-        let found = avformat_find_stream_info(ctx, nil)
+        let found = findStreamInfo ? avformat_find_stream_info(ctx, nil) : 0
         if found < 0 {
             var toClose: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&toClose)

@@ -1,4 +1,5 @@
 import CAV
+import Glibc
 
 /// What can go wrong in the media layer. Each case carries enough to write one clear log line.
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,11 +14,16 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no frame to show at `time` (seconds from the first frame): past the end, or past
     /// where a truncated stream stops; `reason` says which.
     case noFrame(time: Double, reason: String)
-    /// The stream could not be decoded: too many broken packets in a row, or the cap on decoded
-    /// frames was reached before the frame asked for.
+    /// The file is damaged: a stream could not be decoded (too many broken packets in a row, or
+    /// the cap on decoded frames reached before the frame asked for), or a structure we read
+    /// ourselves (Matroska, QuickTime chapters) is broken.
     case damaged(reason: String)
     /// A thumbnail could not be made from a decoded frame (a bad size, scaling or PNG failed).
     case imageFailed(reason: String)
+    /// The file is well formed but uses something we do not read (e.g. a compressed QuickTime `cmov`).
+    case unsupported(reason: String)
+    /// A system call on the source file failed; `code` is its errno.
+    case io(function: String, code: Int32)
 
     public var description: String {
         switch self {
@@ -26,8 +32,10 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let seconds): return "gave up after \(seconds) s"
         case .noVideoStream(let index): return "no video stream at index \(index)"
         case .noFrame(let time, let reason): return "no frame at \(time) s: \(reason)"
-        case .damaged(let reason): return "damaged stream: \(reason)"
+        case .damaged(let reason): return "damaged: \(reason)"
         case .imageFailed(let reason): return "cannot make the image: \(reason)"
+        case .unsupported(let reason): return "unsupported: \(reason)"
+        case .io(let function, let code): return "\(function) failed: \(String(cString: strerror(code)))"
         }
     }
 }

@@ -14,6 +14,19 @@ public protocol MediaService: Sendable {
     /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
     ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
     func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
+
+    /// Every chapter of the file at `path` (of `size` bytes): all editions, every title in every
+    /// language, flags and per-chapter artwork references. An empty list for a file without
+    /// chapters. Matroska/WebM and QuickTime/MP4 are read by mediafs itself (libavformat keeps
+    /// one title per chapter); other formats through libavformat.
+    /// - Throws: `MediaError`: `.damaged` for a broken chapter structure, `.notMedia`, `.io`.
+    func chapters(path: String, size: Int64) throws -> ChapterList
+
+    /// The bytes of the file's own image for chapter `index` (0-based, in
+    /// `chapters(path:size:).defaultEdition.chapters`): a sample of an MP4/QuickTime chapter image
+    /// track, JPEG (`mjpeg`) or PNG (`png`), as stored. Nil when the chapter has no image of its own.
+    /// - Throws: `MediaError`.
+    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage?
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -65,5 +78,13 @@ public struct LocalMediaService: MediaService {
     /// Closes the decode sessions kept for the file at `path` (say, when it was removed).
     public func closeSessions(path: String) {
         thumbnails.pool.close(path: path)
+    }
+
+    public func chapters(path: String, size: Int64) throws -> ChapterList {
+        try ChapterReader.read(path: path, size: size, timeout: probeTimeout)
+    }
+
+    public func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+        try ChapterReader.image(path: path, size: size, index: index, timeout: probeTimeout)
     }
 }

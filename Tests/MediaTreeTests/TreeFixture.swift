@@ -20,6 +20,14 @@ final class CountingMediaService: MediaService {
         return try inner.thumbnail(of: file, request: request)
     }
 
+    func chapters(path: String, size: Int64) throws -> ChapterList {
+        try inner.chapters(path: path, size: size)
+    }
+
+    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+        try inner.chapterImage(path: path, size: size, index: index)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     func thumbnails(of path: String) -> Int { counts.withLock { $0["thumbnail " + path] ?? 0 } }
     /// Probes made, of every file.
