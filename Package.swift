@@ -18,9 +18,11 @@ let package = Package(
                        providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CAV", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
 
-        // Media: probing (and later frames, PNG); knows no FUSE and no paths of the mount.
-        .target(name: "MediaKit", dependencies: ["CAV"]),
+        // Media: probing, frames, thumbnails as PNG; knows no FUSE and no paths of the mount.
+        .target(name: "MediaKit", dependencies: ["CAV", "CPNG"]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [
             "MediaKit",

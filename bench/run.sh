@@ -37,7 +37,7 @@ else
 fi
 MEDIA=$MEDIA_CACHE/$MODE
 
-SECTIONS=(originals listing)
+SECTIONS=(originals listing thumbs)
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
@@ -278,6 +278,107 @@ section_listing() {
   bench_note listing "the files are hard links: ${#LIBRARY_MEDIA[@]} distinct inodes, so a probe cache keyed by inode would make the first pass cheaper than it would be over $media_count distinct files"
 
   record_peak_rss "$mnt" "daemon after the listing section"
+  unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section: thumbs — frames on demand against the ffmpeg command and ffmpegthumbnailer
+
+# thumb_times FIRST COUNT DURATION: COUNT times from FIRST, spread over a film of DURATION seconds;
+# with FIRST and the step off the 10 s keyframe grid, most fall inside a GOP (decoding from the
+# keyframe before them, the usual case).
+thumb_times() {
+  awk -v first="$1" -v n="$2" -v d="$3" 'BEGIN { step = (d - 20) / n; for (i = 0; i < n; i++) printf "%.1f ", first + i * step }'
+}
+
+section_thumbs() {
+  local name=feature-1080p.mp4
+  local src=$MEDIA/$name mnt=$WORK/mnt-thumbs out=$WORK/thumb-out
+  local film=$mnt/$name/thumbs duration times near_times
+  duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$src")
+  mkdir -p "$out"
+  bench_section thumbs "Thumbnails: frames on demand" \
+    "\`$name\` ($(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,codec_name -of csv=p=0:s=x "$src"), $(printf '%.0f' "$duration") s, a keyframe every 10 s). Each timed run asks for a time no earlier run asked for (\`bench/next-time.sh\`), in the middle of a GOP, so neither side has it cached; the daemon runs and the file is probed. The mount side is \`cat NAME > /dev/null\`, a whole first read of the PNG. Runs alternate between the two sides."
+  if ! command -v ffmpegthumbnailer >/dev/null; then
+    bench_note thumbs "ffmpegthumbnailer is not installed (apt-get install ffmpegthumbnailer): the near- comparison is skipped"
+  fi
+  mount_mediafs "$MEDIA" "$mnt" thumbs
+  ls -l "$film" >/dev/null
+
+  times=$(thumb_times 5.3 $((RUNS * 2 + 4)) "$duration")
+  local -a next_ref=("$ROOT/bench/next-time.sh" "$WORK/at-ref.n" "$times")
+  local -a next_mnt=("$ROOT/bench/next-time.sh" "$WORK/at-mnt.n" "$times")
+  bench_compare --section thumbs --label "first read of at-T.png" --runs "$RUNS" --warmup 1 \
+    --ref-name "ffmpeg -ss T -frames:v 1 -vf scale=320:-1" --mnt-name mount --ratio time --goal-max 0.5 -- \
+    "${next_ref[@]}" ffmpeg -nostdin -v error -y -ss "{T}" -i "$src" -frames:v 1 -vf scale=320:-1 "$out/ref.png" ::: \
+    "${next_mnt[@]}" cp "$film/at-{T}s.png" "$out/mnt.png"
+
+  if command -v ffmpegthumbnailer >/dev/null; then
+    near_times=$(thumb_times 3.7 $((RUNS * 2 + 4)) "$duration")
+    bench_compare --section thumbs --label "first read of near-T.png" --runs "$RUNS" --warmup 1 \
+      --ref-name "ffmpegthumbnailer -t T -s 320" --mnt-name mount --ratio time --goal-max 0.5 -- \
+      "$ROOT/bench/next-time.sh" "$WORK/near-ref.n" "$near_times" ffmpegthumbnailer -t "{T}" -s 320 -i "$src" -o "$out/ref.png" ::: \
+      "$ROOT/bench/next-time.sh" "$WORK/near-mnt.n" "$near_times" cp "$film/near-{T}s.png" "$out/mnt.png"
+  fi
+
+  # A cached re-read, timed inside one process (a process start alone costs about a millisecond).
+  local cached
+  cached=$(python3 - "$film/at-12.5s.png" <<'PY'
+import statistics, sys, time
+path = sys.argv[1]
+open(path, "rb").read()
+samples = []
+for _ in range(200):
+    started = time.perf_counter()
+    with open(path, "rb") as f:
+        while f.read(1 << 20): pass
+    samples.append(time.perf_counter() - started)
+print(f"{statistics.median(samples) * 1000:.3f}")
+PY
+)
+  "${PY[@]}" value --section thumbs --label "cached re-read of at-12.5s.png (open, read whole, close; median of 200)" \
+    --value "$cached" --unit ms --goal "< 1 ms" --met "$(awk -v v="$cached" 'BEGIN { print (v < 1 ? "yes" : "no") }')"
+  say "  cached re-read: $cached ms"
+  unmount_mediafs "$mnt"
+
+  # The whole listed thumbs/ of the film, copied from a fresh mount, against one ffmpeg pass with
+  # the fps filter making the same periodic frames.
+  local listed interval
+  mount_mediafs "$MEDIA" "$mnt" thumbs-all
+  listed=$(ls "$film" | wc -l)
+  interval=$(ls "$film" | awk -F'[ms]' '/^at-[0-9]+m[0-9]+s\.png$/ { sub(/^at-/, ""); t[n++] = $1 * 60 + $2 } END { print t[1] - t[0] }')
+  local periodic=$((listed - 3))
+  unmount_mediafs "$mnt"
+  bench_note thumbs "the film's thumbs/ lists $listed names: $periodic every $interval s and the three quarters"
+  local -a copy_all=("$ROOT/bench/fresh-copy.sh" "$BIN" "$MEDIA" "$mnt" "$name/thumbs" "$out/all" "$WORK/state-thumbs-all/cache")
+  bench_compare --section thumbs --label "whole thumbs/ of the film" --runs "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 0 \
+    --ref-name "ffmpeg -vf fps=1/$interval,scale=320:-1 (one pass)" --mnt-name "cp from a fresh mount" --ratio time --goal-max 1.0 -- \
+    bash -c 'rm -rf "$3" && mkdir -p "$3" && ffmpeg -nostdin -v error -i "$1" -vf "fps=1/$2:round=down,scale=320:-1" "$3/%03d.png"' sh "$src" "$interval" "$out/ref-all" ::: \
+    "${copy_all[@]}"
+  bench_note thumbs "the mount side includes mounting and unmounting (about 0.1 s): the copy must start from an empty memory cache"
+
+  # Peak memory under the concurrency load of the tests: 8 readers x 200 random names, with ls -lR.
+  mount_mediafs "$MEDIA" "$mnt" thumbs-load
+  python3 - "$mnt" "$duration" <<'PY'
+import random, subprocess, sys, threading
+root, duration = sys.argv[1], float(sys.argv[2])
+rng = random.Random(42)
+names = []
+for i in range(240):
+    film = ["feature-1080p.mp4", "movie-1080p.mkv"][i % 2]
+    t = rng.randrange(0, int(duration * 100) - 200) / 100
+    names.append(f"{film}/thumbs/" + rng.choice([f"at-{t}s.png", f"near-{t}s.png", f"at-{t}s@180h.png"]))
+def reader(seed):
+    r = random.Random(seed)
+    for _ in range(200):
+        with open(f"{root}/{r.choice(names)}", "rb") as f: f.read()
+lister = subprocess.Popen(["sh", "-c", f"while :; do ls -lR '{root}' >/dev/null; done"])
+threads = [threading.Thread(target=reader, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+lister.kill()
+PY
+  record_peak_rss "$mnt" "daemon after 8 readers x 200 random thumbnails (240 names, 2 films) with ls -lR"
   unmount_mediafs "$mnt"
 }
 

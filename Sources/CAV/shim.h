@@ -18,5 +18,12 @@ static inline int cav_error_eagain(void) { return AVERROR(EAGAIN); }
 static inline int cav_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t cav_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational cav_time_base_q(void) { return AV_TIME_BASE_Q; }
+/* What av_read_frame and friends return when the interrupt callback stopped them. */
+static inline int cav_error_exit(void) { return AVERROR_EXIT; }
+
+/* AVIndexEntry's flags are a bit field. */
+static inline int cav_index_entry_is_keyframe(const AVIndexEntry *entry) {
+    return (entry->flags & AVINDEX_KEYFRAME) != 0;
+}
 
 #endif

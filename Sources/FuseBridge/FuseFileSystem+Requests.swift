@@ -22,18 +22,55 @@ extension FuseFileSystem {
 
     func open(_ inode: UInt64, info: FileInfo, request: Request) {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
-        do {
-            let handle = FileHandle(content: try tree.open(inode))
-            HandleSlot.store(handle, in: info.pointer)
-            request.reply(open: info.pointer)
-        } catch {
-            request.fail(error, "open of inode \(inode)")
+        // An image is made before the open is answered (its reads then come from memory); the
+        // answer comes from the generation pool, so no thread of ours waits for it.
+        tree.open(inode) { result in
+            switch result {
+            case .success(let content):
+                cfuse_fi_set_keep_cache(info.pointer, content.keepsKernelCache ? 1 : 0)
+                HandleSlot.store(FileHandle(content: content), in: info.pointer)
+                request.reply(open: info.pointer)
+            case .failure(let error):
+                request.fail(error, "open of inode \(inode)")
+            }
         }
     }
 
-    /// Reads on the calling libfuse thread: a `pread` of a source file or a copy from memory.
+    /// One extended attribute; with `size` 0, only its length (the caller's probe for a buffer).
+    func getxattr(_ inode: UInt64, name: String, size: Int, request: Request) {
+        tree.extendedAttribute(name, of: inode) { result in
+            switch result {
+            case .success(let value) where size == 0:
+                request.reply(xattrSize: value.count)
+            case .success(let value) where value.count > size:
+                request.fail(TreeError.tooLarge, "getxattr")
+            case .success(let value):
+                value.withUnsafeBytes { request.reply(bytes: $0) }
+            case .failure(let error):
+                request.fail(error, "getxattr \(name) of inode \(inode)")
+            }
+        }
+    }
+
+    /// The attribute names, each followed by a NUL; with `size` 0, only the list's length.
+    func listxattr(_ inode: UInt64, size: Int, request: Request) {
+        do {
+            let list = try tree.extendedAttributeNames(of: inode).reduce(into: [UInt8]()) { $0 += Array($1.utf8) + [0] }
+            if size == 0 { return request.reply(xattrSize: list.count) }
+            guard list.count <= size else { return request.fail(TreeError.tooLarge, "listxattr") }
+            list.withUnsafeBytes { request.reply(bytes: $0) }
+        } catch {
+            request.fail(error, "listxattr of inode \(inode)")
+        }
+    }
+
+    /// Reads on the calling libfuse thread: a source file's bytes spliced from its descriptor to the
+    /// kernel (no copy through our memory), or a copy from memory.
     func read(size: Int, offset: off_t, handle: FileHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
+        if let descriptor = handle.content.spliceDescriptor {
+            return request.reply(descriptor: descriptor, size: size, offset: offset)
+        }
         do {
             let bytes = try handle.content.read(offset: Int64(offset), count: size)
             bytes.withUnsafeBytes { request.reply(bytes: $0) }

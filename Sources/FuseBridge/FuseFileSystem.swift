@@ -23,8 +23,10 @@ public final class FuseFileSystem: Sendable {
     let logger: Logger
     let timeouts: Timeouts
     let lookups = LookupCounts()
-    /// Runs requests that may block on the tree; concurrent, so one slow probe does not hold up others.
-    let work = DispatchQueue(label: "mediafs.work", qos: .userInitiated, attributes: .concurrent)
+    /// Runs requests that may block on the tree (a probe, a listing). Threads of its own, more than
+    /// the cores: a slow probe holds one, never libfuse's loop; images are made on the tree's own
+    /// generation pool, so these threads only wait for probes and the disk.
+    let work = WorkerPool(name: "mediafs-request", threads: 16)
     private let pending = Atomic<Int>(0)
 
     public init(tree: MediaTree, logger: Logger, timeouts: Timeouts = Timeouts()) {
@@ -46,6 +48,6 @@ public final class FuseFileSystem: Sendable {
 
     /// Runs `body` with `request` on the work queue.
     func async(_ request: Request, _ body: @escaping @Sendable (Request) -> Void) {
-        work.async { body(request) }
+        work.submit { body(request) }
     }
 }

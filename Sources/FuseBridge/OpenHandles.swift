@@ -1,3 +1,4 @@
+import Foundation
 import CFuse
 import MediaTree
 
@@ -24,21 +25,46 @@ final class FileHandle: Sendable {
     init(content: any FileContent) { self.content = content }
 }
 
-/// Stores an object in a file handle (`fuse_file_info.fh`) and takes it back.
-/// The handle holds one strong reference from `store` until `release`.
+/// Open files and folders by the number the kernel holds as their file handle (`fh`).
+///
+/// A number, not a pointer: a request on a handle may still be running when its release arrives on
+/// another thread (a reader killed during `readdir` releases its folder while the daemon is still
+/// answering), so a handle is looked up under a lock and one already released is simply not found
+/// (EBADF) instead of being freed memory.
 enum HandleSlot {
+    /// The open objects; each is used by one request at a time, the table only keeps them alive.
+    private final class Table: @unchecked Sendable {
+        let lock = NSLock()
+        var next: UInt64 = 1
+        var open: [UInt64: AnyObject] = [:]
+    }
+
+    private static let table = Table()
+
+    /// Keeps `object` until `release` and puts its number in `info.fh`.
     static func store(_ object: AnyObject, in info: UnsafeMutablePointer<fuse_file_info>) {
-        info.pointee.fh = UInt64(UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
+        table.lock.lock()
+        let number = table.next
+        table.next += 1
+        table.open[number] = object
+        table.lock.unlock()
+        info.pointee.fh = number
     }
 
+    /// The object whose number is in `info.fh`, if it is still open and of type `T`.
     static func borrow<T: AnyObject>(_ type: T.Type, from info: UnsafeMutablePointer<fuse_file_info>?) -> T? {
-        guard let fh = info?.pointee.fh, fh != 0, let pointer = UnsafeRawPointer(bitPattern: UInt(fh)) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
+        guard let number = info?.pointee.fh, number != 0 else { return nil }
+        table.lock.lock()
+        defer { table.lock.unlock() }
+        return table.open[number] as? T
     }
 
+    /// Drops the object whose number is in `info.fh`.
     static func release(from info: UnsafeMutablePointer<fuse_file_info>?) {
-        guard let fh = info?.pointee.fh, fh != 0, let pointer = UnsafeRawPointer(bitPattern: UInt(fh)) else { return }
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        info?.pointee.fh = 0
+        guard let number = info?.pointee.fh, number != 0 else { return }
+        table.lock.lock()
+        let object = table.open.removeValue(forKey: number)
+        table.lock.unlock()
+        _ = object  // the last reference goes here, outside the lock
     }
 }

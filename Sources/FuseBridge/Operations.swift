@@ -11,6 +11,9 @@ enum Operations {
             guard let conn else { return }
             // Large reads in one request; the kernel reads ahead generously on sequential reads.
             conn.pointee.max_readahead = 1 << 20
+            // Reads of source files are spliced from the file to /dev/fuse where the kernel can.
+            let splice = UInt32(FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE)
+            conn.pointee.want |= conn.pointee.capable & splice
         }
         ops.lookup = { req, parent, name in
             let request = Request(req!)
@@ -36,7 +39,7 @@ enum Operations {
         }
         ops.opendir = { req, ino, fi in
             let request = Request(req!)
-            let info = FileInfo(fi!)
+            let info = FileInfo(copying: fi!)
             request.fileSystem.async(request) { $0.fileSystem.opendir(UInt64(ino), info: info, request: $0) }
         }
         ops.readdir = { req, _, size, off, fi in
@@ -56,7 +59,7 @@ enum Operations {
         }
         ops.open = { req, ino, fi in
             let request = Request(req!)
-            let info = FileInfo(fi!)
+            let info = FileInfo(copying: fi!)
             request.fileSystem.async(request) { $0.fileSystem.open(UInt64(ino), info: info, request: $0) }
         }
         ops.read = { req, _, size, off, fi in
@@ -73,19 +76,36 @@ enum Operations {
             let request = Request(req!)
             request.fileSystem.statfs(request: request)
         }
-        ops.getxattr = { req, _, _, _ in Request(req!).fail(errno: ENODATA) }
-        ops.listxattr = { req, _, size in
+        ops.getxattr = { req, ino, name, size in
             let request = Request(req!)
-            // No attributes yet: the list is empty whatever the buffer.
-            if size == 0 { request.reply(xattrSize: 0) } else { request.reply(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+            let name = String(cString: name!)
+            // `ls -l` asks every file for security.selinux: names mediafs never has are answered
+            // here, without the hop to a worker thread.
+            guard MediaTree.mayHaveExtendedAttribute(named: name) else { return request.fail(errno: ENODATA) }
+            request.fileSystem.async(request) { $0.fileSystem.getxattr(UInt64(ino), name: name, size: size, request: $0) }
+        }
+        ops.listxattr = { req, ino, size in
+            let request = Request(req!)
+            request.fileSystem.async(request) { $0.fileSystem.listxattr(UInt64(ino), size: size, request: $0) }
         }
         ReadOnlyOperations.install(in: &ops)
         return ops
     }
 }
 
-/// A `fuse_file_info` handed to the work queue. libfuse keeps it alive until the request is answered.
-struct FileInfo: @unchecked Sendable {
+/// A request's `fuse_file_info`, copied. libfuse passes `open` and `opendir` a pointer to a
+/// variable on its own stack, gone as soon as the callback returns; requests answered later, from
+/// another thread, fill in and reply with this copy instead. The one owner of its memory.
+final class FileInfo: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<fuse_file_info>
-    init(_ pointer: UnsafeMutablePointer<fuse_file_info>) { self.pointer = pointer }
+
+    init(copying info: UnsafeMutablePointer<fuse_file_info>) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: info.pointee)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
 }

@@ -72,6 +72,12 @@ final class Request: @unchecked Sendable {
         answer { fuse_reply_buf(raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
     }
 
+    /// Answers a read with up to `size` bytes of `descriptor` from `offset` (fewer at its end);
+    /// libfuse splices them when the kernel allows, and answers the errno itself if reading fails.
+    func reply(descriptor: Int32, size: Int, offset: off_t) {
+        answer { cfuse_reply_fd(raw, descriptor, size, offset) }
+    }
+
     func reply(statfs: statvfs) {
         var value = statfs
         answer { fuse_reply_statfs(raw, &value) }

@@ -1,21 +1,42 @@
 import CAV
 import Glibc
+import Synchronization
 
 /// A point on the monotonic clock after which libav* I/O is interrupted.
 ///
-/// Held by every context whose `AVIOInterruptCB.opaque` points at it (the `InputFile`, each
-/// `MuxedOutput`), so it lives as long as the contexts that read it.
-final class Deadline: @unchecked Sendable {
+/// Held by every context whose `AVIOInterruptCB.opaque` points at it (an `InputFile`, each
+/// `MuxedOutput`), so it lives as long as the contexts that read it. A file kept open across
+/// requests (a decode session) moves its deadline with `restart(seconds:)` at each request.
+final class Deadline: Sendable {
     /// Nanoseconds on CLOCK_MONOTONIC; `UInt64.max` means no bound.
-    let limit: UInt64
-    let seconds: Double
+    private let limit: Atomic<UInt64>
+    /// The length of the current bound, for error messages.
+    private let length: Atomic<UInt64>
 
     init(seconds: Double) {
-        self.seconds = seconds
-        self.limit = seconds.isFinite ? Deadline.now() &+ UInt64(seconds * 1e9) : .max
+        limit = Atomic(Deadline.limit(after: seconds))
+        length = Atomic(seconds.bitPattern)
     }
 
-    var hasPassed: Bool { Deadline.now() > limit }
+    /// Seconds the current bound allows, counted from its (re)start.
+    var seconds: Double { Double(bitPattern: length.load(ordering: .relaxed)) }
+
+    var hasPassed: Bool { Deadline.now() > limit.load(ordering: .relaxed) }
+
+    /// Starts a new bound of `seconds` from now.
+    func restart(seconds: Double) {
+        length.store(seconds.bitPattern, ordering: .relaxed)
+        limit.store(Deadline.limit(after: seconds), ordering: .relaxed)
+    }
+
+    /// Throws `MediaError.timedOut` if the bound has passed.
+    func check() throws {
+        if hasPassed { throw MediaError.timedOut(seconds: seconds) }
+    }
+
+    private static func limit(after seconds: Double) -> UInt64 {
+        seconds.isFinite && seconds >= 0 ? now() &+ UInt64(seconds * 1e9) : .max
+    }
 
     /// libav*'s interrupt callback bound to this deadline. The pointer inside is not retained:
     /// whoever installs it in a context must keep this `Deadline` alive as long as that context.

@@ -11,12 +11,21 @@ final class InputFile {
     let deadline: Deadline
     let path: String
 
-    /// Opens `path` and reads its stream information.
-    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// Opens `path` and reads its stream information, within `timeout` seconds.
+    /// - Parameter findStreamInfo: false to read the header only (enough for chapters, which
+    ///   demuxers read with the header), skipping the costly analysis of the streams.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
-    init(path: String, timeout: Double) throws {
+    convenience init(path: String, timeout: Double, findStreamInfo: Bool = true) throws {
+        try self.init(path: path, deadline: Deadline(seconds: timeout), findStreamInfo: findStreamInfo)
+    }
+
+    /// Opens `path` and reads its stream information; `deadline` bounds the open and, later, every
+    /// read of the context (move it with `Deadline.restart`).
+    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past the deadline.
+    init(path: String, deadline: Deadline, findStreamInfo: Bool = true) throws {
         self.path = path
-        let deadline = Deadline(seconds: timeout)
+        let timeout = deadline.seconds
         guard var ctx = avformat_alloc_context() else {
             throw MediaError.library(function: "avformat_alloc_context", code: cav_averror(ENOMEM), message: "out of memory")
         }
@@ -30,7 +39,7 @@ final class InputFile {
             throw MediaError.notMedia(reason: averrorText(opened))
         }
         ctx = openedCtx
-        let found = avformat_find_stream_info(ctx, nil)
+        let found = findStreamInfo ? avformat_find_stream_info(ctx, nil) : 0
         if found < 0 {
             var toClose: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&toClose)

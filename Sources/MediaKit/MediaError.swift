@@ -1,4 +1,5 @@
 import CAV
+import Glibc
 
 /// What can go wrong in the media layer. Each case carries enough to write one clear log line.
 public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
@@ -8,6 +9,21 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
     case library(function: String, code: Int32, message: String)
     /// The work took longer than its bound and was interrupted.
     case timedOut(seconds: Double)
+    /// The file has no moving-picture video stream at this container index.
+    case noVideoStream(index: Int)
+    /// There is no frame to show at `time` (seconds from the first frame): past the end, or past
+    /// where a truncated stream stops; `reason` says which.
+    case noFrame(time: Double, reason: String)
+    /// The file is damaged: a stream could not be decoded (too many broken packets in a row, or
+    /// the cap on decoded frames reached before the frame asked for), or a structure we read
+    /// ourselves (Matroska, QuickTime chapters) is broken.
+    case damaged(reason: String)
+    /// A thumbnail could not be made from a decoded frame (a bad size, scaling or PNG failed).
+    case imageFailed(reason: String)
+    /// The file is well formed but uses something we do not read (e.g. a compressed QuickTime `cmov`).
+    case unsupported(reason: String)
+    /// A system call on the source file failed; `code` is its errno.
+    case io(function: String, code: Int32)
     /// The file is not the one the caller described (another size): it changed since it was probed.
     case sourceChanged(reason: String)
     /// A track could not be made from stream `stream`: it is missing or of another kind, no
@@ -21,6 +37,12 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
         case .notMedia(let reason): return "not media: \(reason)"
         case .library(let function, let code, let message): return "\(function) failed (\(code)): \(message)"
         case .timedOut(let seconds): return "gave up after \(seconds) s"
+        case .noVideoStream(let index): return "no video stream at index \(index)"
+        case .noFrame(let time, let reason): return "no frame at \(time) s: \(reason)"
+        case .damaged(let reason): return "damaged: \(reason)"
+        case .imageFailed(let reason): return "cannot make the image: \(reason)"
+        case .unsupported(let reason): return "unsupported: \(reason)"
+        case .io(let function, let code): return "\(function) failed: \(String(cString: strerror(code)))"
         case .sourceChanged(let reason): return "the file changed: \(reason)"
         case .trackUnavailable(let stream, let reason): return "no track from stream \(stream): \(reason)"
         case .output(let path, let reason): return "cannot write \(path): \(reason)"

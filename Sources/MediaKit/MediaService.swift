@@ -9,6 +9,25 @@ public protocol MediaService: Sendable {
     /// - Throws: `MediaError`.
     func probe(path: String, size: Int64) throws -> MediaInfo
 
+    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG
+    /// of exactly `PNGEncoder.encodedSize(width:height:)` bytes. Safe to call from many threads.
+    /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
+    ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
+    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
+
+    /// Every chapter of the file at `path` (of `size` bytes): all editions, every title in every
+    /// language, flags and per-chapter artwork references. An empty list for a file without
+    /// chapters. Matroska/WebM and QuickTime/MP4 are read by mediafs itself (libavformat keeps
+    /// one title per chapter); other formats through libavformat.
+    /// - Throws: `MediaError`: `.damaged` for a broken chapter structure, `.notMedia`, `.io`.
+    func chapters(path: String, size: Int64) throws -> ChapterList
+
+    /// The bytes of the file's own image for chapter `index` (0-based, in
+    /// `chapters(path:size:).defaultEdition.chapters`): a sample of an MP4/QuickTime chapter image
+    /// track, JPEG (`mjpeg`) or PNG (`png`), as stored. Nil when the chapter has no image of its own.
+    /// - Throws: `MediaError`.
+    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage?
+
     /// Makes the files of `plan` (see `TrackPlan(info:)`) from the file at `path` (of `size`
     /// bytes) in one pass over it, as `<folder>/<group>/<name>`. Each file is written under a
     /// temporary name and renamed when complete; the output is bit-exact, so the same source gives
@@ -23,20 +42,63 @@ public protocol MediaService: Sendable {
     func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult]
 }
 
+/// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
+/// same path, size and modification time.
+public struct MediaFile: Codable, Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var modificationNanoseconds: Int64
+
+    public init(path: String, size: Int64, modificationNanoseconds: Int64) {
+        self.path = path
+        self.size = size
+        self.modificationNanoseconds = modificationNanoseconds
+    }
+}
+
 /// Does the media work in this process.
 public struct LocalMediaService: MediaService {
     /// Seconds a probe may take before it is interrupted.
     public var probeTimeout: Double
+    /// The bounds on each thumbnail.
+    public var thumbnailLimits: ThumbnailLimits { thumbnails.limits }
+    /// Shared by copies of this value: the decode sessions kept open between thumbnails.
+    let thumbnails: ThumbnailMaker
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
-    public init(probeTimeout: Double = 20) {
+    /// - Parameter decodeSessions: how many idle decode sessions (an open file and decoder
+    ///   each) are kept for frames asked for in time order; two per processor by default.
+    public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
+                decodeSessions: Int? = nil) {
         self.probeTimeout = probeTimeout
+        self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
+                                         sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity)
         av_log_set_level(AV_LOG_FATAL)
     }
 
     public func probe(path: String, size: Int64) throws -> MediaInfo {
         try Prober.probe(path: path, size: size, timeout: probeTimeout)
+    }
+
+    /// Decodes the frame in this process, bounded by `thumbnailLimits`. Requests for later times
+    /// of the same file and stream continue the decode of earlier ones where that is cheaper
+    /// than seeking, so a series in time order decodes each frame about once.
+    public func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        try thumbnails.make(file: file, request: request)
+    }
+
+    /// Closes the decode sessions kept for the file at `path` (say, when it was removed).
+    public func closeSessions(path: String) {
+        thumbnails.pool.close(path: path)
+    }
+
+    public func chapters(path: String, size: Int64) throws -> ChapterList {
+        try ChapterReader.read(path: path, size: size, timeout: probeTimeout)
+    }
+
+    public func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+        try ChapterReader.image(path: path, size: size, index: index, timeout: probeTimeout)
     }
 
     public func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {

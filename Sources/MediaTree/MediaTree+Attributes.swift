@@ -1,4 +1,5 @@
 import Glibc
+import MediaKit
 
 extension MediaTree {
     /// The attributes of `node`, made from its source's `stat`.
@@ -13,7 +14,7 @@ extension MediaTree {
             attributes.type = .directory
             attributes.size = 4096
             attributes.links = 2
-        case .mediaFolder:
+        case .mediaFolder, .thumbsFolder:
             attributes.type = .directory
             attributes.permissions = 0o555
             attributes.size = 4096
@@ -23,6 +24,13 @@ extension MediaTree {
         case .info(let rel):
             attributes.permissions = 0o444
             attributes.size = Int64(try infoDocument(rel: rel, stat: stat).count)
+        case .thumbnail(let rel, let name):
+            // Known from the probe alone: the PNG's length depends only on its dimensions.
+            guard let request = thumbnailRequest(name: name, info: try probe(rel: rel, stat: stat)) else {
+                throw TreeError.notFound
+            }
+            attributes.permissions = 0o444
+            attributes.size = Int64(PNGEncoder.encodedSize(width: request.width, height: request.height))
         }
         return attributes
     }

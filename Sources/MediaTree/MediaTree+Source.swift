@@ -18,6 +18,7 @@ extension MediaTree {
         let path = absolute(rel)
         return try probes.value(for: stat.identity) {
             do {
+                TreeStatistics.count(statistics.probes)
                 return try media.probe(path: path, size: stat.identity.size)
             } catch {
                 logger.notice("shown as a plain file: cannot probe \(path): \(error)")
@@ -42,18 +43,16 @@ extension MediaTree {
             return stat
         case .plainFile(let rel):
             current = classify(rel: rel, stat: stat)
-        case .mediaFolder(let rel), .original(let rel), .info(let rel):
-            current = classify(rel: rel, stat: stat)
-            guard current == .mediaFolder(rel: rel) else { throw TreeError.notFound }
+        case .mediaFolder(let rel):
+            guard classify(rel: rel, stat: stat) == node else { throw TreeError.notFound }
+            return stat
+        case .original(let rel), .info(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
+            guard classify(rel: rel, stat: stat) == .mediaFolder(rel: rel),
+                  exists(node, info: try probe(rel: rel, stat: stat)) else { throw TreeError.notFound }
             return stat
         }
         guard current == node else { throw TreeError.notFound }
         return stat
-    }
-
-    /// The entries inside the media folder made from `rel`.
-    func mediaFolderChildren(rel: String) -> [(name: String, node: Node)] {
-        [(RelPath.lastComponent(rel), .original(rel: rel)), ("info.json", .info(rel: rel))]
     }
 
     /// Lists a source folder, sorted by name. Entries are stat'ed and classified in parallel, so

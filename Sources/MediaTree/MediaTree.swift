@@ -4,29 +4,41 @@ import MediaKit
 
 /// The virtual tree mediafs shows: the source mirrored, each media file a folder.
 ///
-/// Thread-safe; every call may block on a probe, so callers that must stay responsive run these
-/// calls off their own threads. Knows nothing of libfuse: answers are `Attributes`, listings,
-/// `FileContent` and `TreeError`.
+/// Thread-safe. Calls that return a value may block on a probe, so callers that must stay responsive
+/// run them off their own threads; calls that make images (`open`, `extendedAttribute`) answer
+/// through a completion, from the generation pool, and never block the caller on a decode. Knows
+/// nothing of libfuse: answers are `Attributes`, listings, `FileContent` and `TreeError`.
 public final class MediaTree: Sendable {
     /// The absolute path of the source folder, without a trailing slash.
     public let sourceRoot: String
     /// `sourceRoot` with every symbolic link resolved: links in the source may point anywhere under it.
     let resolvedRoot: String
     public let inodes = InodeTable()
+    public let settings: TreeSettings
+    public let statistics = TreeStatistics()
     let media: MediaService
     let logger: Logger
     /// Probe results by source identity: a changed file is a new key and is probed again.
     let probes = SharedWork<FileIdentity, MediaInfo>(capacity: 100_000)
+    /// The source version each file was last opened at (for the kernel's page cache).
+    let openedVersions = OpenedVersions()
     /// Rendered `info.json` by source identity and name.
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
-    let mountOwner: (uid: UInt32, gid: UInt32)
+    /// Made thumbnails by source version and request, made on `generation`.
+    let thumbnails: SharedJobs<ThumbnailKey, Thumbnail>
+    let generation: WorkerPool
 
     struct InfoKey: Hashable, Sendable {
         var identity: FileIdentity
         var name: String
     }
 
-    public init(sourceRoot: String, media: MediaService, logger: Logger) {
+    struct ThumbnailKey: Hashable, Sendable {
+        var identity: FileIdentity
+        var request: ThumbnailRequest
+    }
+
+    public init(sourceRoot: String, media: MediaService, logger: Logger, settings: TreeSettings = TreeSettings()) {
         var root = sourceRoot
         while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         self.sourceRoot = root
@@ -38,7 +50,10 @@ public final class MediaTree: Sendable {
         }
         self.media = media
         self.logger = logger
-        self.mountOwner = (getuid(), getgid())
+        self.settings = settings
+        generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
+        thumbnails = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
+                                cost: { $0.png.count })
     }
 
     func absolute(_ rel: String) -> String {
@@ -49,22 +64,17 @@ public final class MediaTree: Sendable {
     /// - Throws: `TreeError.notFound`, `.notDirectory`.
     public func lookup(parent: UInt64, name: String) throws -> Attributes {
         guard let parentNode = inodes.node(for: parent) else { throw TreeError.notFound }
+        guard parentNode.isDirectory else { throw TreeError.notDirectory }
         guard name != "." && name != ".." && !name.contains("/") else { throw TreeError.notFound }
-        switch parentNode {
-        case .sourceFolder(let rel):
+        if case .sourceFolder(let rel) = parentNode {
             let childRel = RelPath.join(rel, name)
             guard let stat = sourceStat(childRel) else { throw TreeError.notFound }
-            let node = classify(rel: childRel, stat: stat)
-            return try attributes(of: node, stat: stat)
-        case .mediaFolder(let rel):
-            let stat = try validStat(of: parentNode)
-            guard let node = mediaFolderChildren(rel: rel).first(where: { $0.name == name })?.node else {
-                throw TreeError.notFound
-            }
-            return try attributes(of: node, stat: stat)
-        case .plainFile, .original, .info:
-            throw TreeError.notDirectory
+            return try attributes(of: classify(rel: childRel, stat: stat), stat: stat)
         }
+        let stat = try validStat(of: parentNode)
+        let info = try probe(rel: parentNode.rel, stat: stat)
+        guard let node = mediaChild(named: name, of: parentNode, info: info) else { throw TreeError.notFound }
+        return try attributes(of: node, stat: stat)
     }
 
     /// The attributes of the node numbered `inode`, from the source as it is now.
@@ -74,35 +84,42 @@ public final class MediaTree: Sendable {
         return try attributes(of: node, stat: validStat(of: node))
     }
 
-    /// The names in the folder numbered `inode`, sorted by name, each with its attributes.
+    /// The names in the folder numbered `inode`, each with its attributes. Makes no image.
     /// - Throws: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
+        guard node.isDirectory else { throw TreeError.notDirectory }
         let stat = try validStat(of: node)
-        switch node {
-        case .sourceFolder(let rel):
-            return try listSourceFolder(rel: rel)
-        case .mediaFolder(let rel):
-            return try mediaFolderChildren(rel: rel).map {
-                DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
-            }
-        case .plainFile, .original, .info:
-            throw TreeError.notDirectory
+        if case .sourceFolder(let rel) = node { return try listSourceFolder(rel: rel) }
+        let info = try probe(rel: node.rel, stat: stat)
+        return try mediaChildren(of: node, info: info).map {
+            DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
         }
     }
 
-    /// Opens the file numbered `inode` for reading.
-    /// - Throws: `TreeError.isDirectory`, `.notFound`, `.io`.
-    public func open(_ inode: UInt64) throws -> FileContent {
-        guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
-        let stat = try validStat(of: node)
-        switch node {
-        case .plainFile(let rel), .original(let rel):
-            return try SourceFileContent(path: absolute(rel))
-        case .info(let rel):
-            return BytesContent(bytes: try infoDocument(rel: rel, stat: stat))
-        case .sourceFolder, .mediaFolder:
-            throw TreeError.isDirectory
+    /// Opens the file numbered `inode` for reading and hands it to `completion`: at once for the
+    /// source's files and documents, from the generation pool once an image is made.
+    /// Errors: `TreeError.isDirectory`, `.notFound`, `.io`.
+    public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<any FileContent, Error>) -> Void) {
+        do {
+            guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
+            let stat = try validStat(of: node)
+            if node.isDirectory { throw TreeError.isDirectory }
+            let unchanged = openedVersions.open(inode, at: stat.identity)
+            switch node {
+            case .plainFile(let rel), .original(let rel):
+                completion(.success(try SourceFileContent(path: absolute(rel), keepsKernelCache: unchanged)))
+            case .info(let rel):
+                completion(.success(BytesContent(bytes: try infoDocument(rel: rel, stat: stat), keepsKernelCache: unchanged)))
+            case .thumbnail(let rel, let name):
+                try thumbnail(rel: rel, name: name, stat: stat) { result in
+                    completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
+                }
+            case .sourceFolder, .mediaFolder, .thumbsFolder:
+                throw TreeError.isDirectory
+            }
+        } catch {
+            completion(.failure(error))
         }
     }
 }

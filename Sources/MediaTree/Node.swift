@@ -14,19 +14,24 @@ public enum Node: Hashable, Sendable {
     case original(rel: String)
     /// Inside a media folder: `info.json`.
     case info(rel: String)
+    /// Inside a media folder: `thumbs/`.
+    case thumbsFolder(rel: String)
+    /// Inside `thumbs/`: one image, by the name it was asked by (several names may mean one image).
+    case thumbnail(rel: String, name: String)
 
     /// The source path this node is made from.
     public var rel: String {
         switch self {
-        case .sourceFolder(let rel), .plainFile(let rel), .mediaFolder(let rel), .original(let rel), .info(let rel):
+        case .sourceFolder(let rel), .plainFile(let rel), .mediaFolder(let rel), .original(let rel), .info(let rel),
+             .thumbsFolder(let rel), .thumbnail(let rel, _):
             return rel
         }
     }
 
     public var isDirectory: Bool {
         switch self {
-        case .sourceFolder, .mediaFolder: return true
-        case .plainFile, .original, .info: return false
+        case .sourceFolder, .mediaFolder, .thumbsFolder: return true
+        case .plainFile, .original, .info, .thumbnail: return false
         }
     }
 }

@@ -12,7 +12,9 @@ enum Background {
             atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
 
         var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
-                         "--probe-timeout", String(command.probeTimeout)]
+                         "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
+                         "--memory-cache", String(command.memoryCache)]
+        if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
         if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
         for option in command.options { arguments += ["-o", option] }
         arguments += [source, mountpoint]

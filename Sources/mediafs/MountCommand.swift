@@ -38,6 +38,17 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a media file's probe may take before it is shown as a plain file.", valueName: "seconds"))
     var probeTimeout: Double = 20
 
+    @Option(help: ArgumentHelp("The box thumbnails named without a size fit in: 320w, 180h, 640x360 or full.",
+                               valueName: "size"))
+    var thumbSize: String = "320w"
+
+    @Option(help: ArgumentHelp("Seconds between the thumbnails thumbs/ lists (default: chosen per film, a few dozen names).",
+                               valueName: "seconds"))
+    var thumbInterval: Int?
+
+    @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
+    var memoryCache: Int = 256
+
     /// Set by the background parent: the pipe on which the daemon says it is ready.
     @Option(help: .private)
     var readyFd: Int32?
@@ -53,6 +64,26 @@ struct MountCommand: ParsableCommand {
             throw ValidationError("--log-level must be one of: trace, debug, info, notice, warning, error")
         }
         guard mountTimeout > 0, probeTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+        _ = try treeSettings()
+    }
+
+    /// The tree's settings from the options.
+    /// - Throws: `ValidationError` naming the option that is wrong.
+    func treeSettings() throws -> TreeSettings {
+        var settings = TreeSettings()
+        // A bare number is a width, as in `--thumb-size 480`.
+        let size = thumbSize.allSatisfy(\.isNumber) ? thumbSize + "w" : thumbSize
+        guard let box = ThumbnailName.parseBox(Substring(size)) else {
+            throw ValidationError("--thumb-size must be like 320w, 180h, 640x360 or full (not '\(thumbSize)')")
+        }
+        settings.thumbnailBox = box
+        if let thumbInterval {
+            guard thumbInterval > 0 else { throw ValidationError("--thumb-interval must be a positive number of seconds") }
+            settings.thumbnailInterval = thumbInterval
+        }
+        guard memoryCache >= 0 else { throw ValidationError("--memory-cache must not be negative") }
+        settings.memoryCacheBytes = memoryCache << 20
+        return settings
     }
 
     func run() throws {
@@ -83,7 +114,8 @@ struct MountCommand: ParsableCommand {
         let logger = configured
         if let pidFile { try? "\(getpid())\n".write(toFile: pidFile, atomically: true, encoding: .utf8) }
 
-        let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger)
+        let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger,
+                             settings: try treeSettings())
         let session = FuseSession(
             fileSystem: FuseFileSystem(tree: tree, logger: logger), mountpoint: mountpoint,
             options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)

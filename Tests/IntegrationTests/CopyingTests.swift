@@ -5,7 +5,11 @@ import TestSupport
 /// Whole-tree copies through the mount with the tools people use: every file arrives whole.
 @Suite struct CopyingTests {
     @Test func cpRsyncTarAndPythonCopyEverything() throws {
-        try LibraryMount.with("copy") { library in
+        // Every image listed is made by the copies: fewer of them (every 10 s), and no damaged
+        // file, whose frames past the damage give EIO by design (ThumbsTests checks that).
+        try LibraryMount.with("copy", arguments: ["--thumb-interval", "10"], prepare: { source in
+            try FileManager.default.removeItem(atPath: source + "/broken/feature-truncated.mp4")
+        }) { library in
             let point = library.mount.point
             let copies = [
                 ("cp", ["cp", "-r", point, library.folder.path("cp")]),
@@ -20,7 +24,7 @@ import TestSupport
                 // Same names, same bytes as the mount shows...
                 expectSuccess(try Command.run(["diff", "-r", "-q", point, library.folder.path(name)], timeout: 120), name)
                 // ...and each original as the source holds it.
-                for relative in Library.mediaFolders {
+                for relative in Library.mediaFolders where relative != "broken/feature-truncated.mp4" {
                     expectSuccess(try Command.run(["cmp", "--", library.source + "/" + relative,
                                                    library.folder.path(name) + "/" + Library.original(relative)]),
                                   "\(name): \(relative)")

@@ -51,6 +51,9 @@ enum Library {
         "broken/not-a-video.mkv", "series/Season 1/episode-guide.txt",
     ]
 
+    /// Media folders without a video stream, and so without thumbs/.
+    static let withoutVideo: Set<String> = ["audio/audiobook.m4a"]
+
     /// Where the original of a media file sits through the mount: `Name.ext/Name.ext`.
     static func original(_ relative: String) -> String {
         relative + "/" + (relative as NSString).lastPathComponent

@@ -29,10 +29,10 @@ import TestSupport
         }
     }
 
-    @Test func mediaFolderHoldsTheOriginalAndInfo() throws {
+    @Test func mediaFolderHoldsTheOriginalInfoAndThumbs() throws {
         let fixture = try TreeFixture()
         let folder = try fixture.lookup("feature-1080p.mp4")
-        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json"])
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json", "thumbs"])
         #expect(folder.permissions & 0o222 == 0)
 
         let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4")
@@ -55,7 +55,7 @@ import TestSupport
         let source = try Data(contentsOf: URL(fileURLWithPath: fixture.path("notes.txt")))
         #expect(notes.type == .regular && notes.size == Int64(source.count))
         #expect(try fixture.read("notes.txt") == Array(source))
-        #expect(try fixture.tree.open(notes.inode).read(offset: notes.size + 10, count: 100).isEmpty)
+        #expect(try fixture.open(notes.inode).read(offset: notes.size + 10, count: 100).isEmpty)
         #expect(try fixture.lookup("broken/empty.mp4").size == 0)
     }
 
@@ -120,7 +120,7 @@ import TestSupport
         #expect(throws: TreeError.notFound) { try fixture.lookup("missing.mkv") }
         #expect(throws: TreeError.notFound) { try fixture.lookup("feature-1080p.mp4/cover.png") }
         #expect(throws: TreeError.notDirectory) { try fixture.lookup("notes.txt/x") }
-        #expect(throws: TreeError.isDirectory) { try fixture.tree.open(try fixture.lookup("clips").inode) }
+        #expect(throws: TreeError.isDirectory) { try fixture.open(try fixture.lookup("clips").inode) }
         #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: 999_999) }
     }
 }

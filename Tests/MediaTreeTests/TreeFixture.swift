@@ -15,12 +15,27 @@ final class CountingMediaService: MediaService {
         return try inner.probe(path: path, size: size)
     }
 
+    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        counts.withLock { $0["thumbnail " + file.path, default: 0] += 1 }
+        return try inner.thumbnail(of: file, request: request)
+    }
+
+    func chapters(path: String, size: Int64) throws -> ChapterList {
+        try inner.chapters(path: path, size: size)
+    }
+
+    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+        try inner.chapterImage(path: path, size: size, index: index)
+    }
+
     func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
         try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
     }
 
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
-    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+    func thumbnails(of path: String) -> Int { counts.withLock { $0["thumbnail " + path] ?? 0 } }
+    /// Probes made, of every file.
+    var total: Int { counts.withLock { $0.filter { !$0.key.hasPrefix("thumbnail ") }.values.reduce(0, +) } }
 }
 
 /// A private source folder for one test: a few files of the test library, copied, so the test may
@@ -55,13 +70,25 @@ final class TreeFixture {
 
     /// The whole content of the file at `path`.
     func read(_ path: String) throws -> [UInt8] {
-        let content = try tree.open(try lookup(path).inode)
+        let content = try open(try lookup(path).inode)
         var bytes: [UInt8] = []
         while true {
             let chunk = try content.read(offset: Int64(bytes.count), count: 65_536)
             if chunk.isEmpty { return bytes }
             bytes += chunk
         }
+    }
+
+    /// `tree.open`, waited for (a test may wait; FUSE threads never do).
+    func open(_ inode: UInt64) throws -> any FileContent {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<any FileContent, Error>?>(nil)
+        tree.open(inode) { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 
     /// Sets the modification time of a source file `seconds` into the future (a changed version).

@@ -1,0 +1,76 @@
+import Glibc
+
+/// A source file opened for bounded reads at offsets: the one owner of its descriptor, closed in
+/// `deinit`.
+///
+/// The container readers (Matroska, QuickTime) never read a whole file: they read headers and the
+/// few elements they need, each read bounded by `maximumRead` and by `length`.
+final class FileReader {
+    let path: String
+    /// The bytes of the file that reads may reach: the size the caller saw, or the file's size
+    /// from `fstat` when the caller gave none.
+    let length: Int64
+    private let descriptor: Int32
+
+    /// The largest single read a reader may ask for (64 MiB): a bound on memory whatever a damaged
+    /// or hostile file claims.
+    static let maximumRead = 64 << 20
+
+    /// Opens `path` read-only.
+    /// - Parameter length: the file's size as the caller saw it; nil or negative to ask `fstat`.
+    /// - Throws: `MediaError.io` if the file cannot be opened or stat'ed.
+    /// The corresponding C functions are `open` and `fstat`.
+    init(path: String, length: Int64? = nil) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MediaError.io(function: "open", code: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw MediaError.io(function: "fstat", code: code)
+        }
+        self.path = path
+        self.descriptor = fd
+        if let length, length >= 0 {
+            self.length = length
+        } else {
+            self.length = Int64(info.st_size)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Up to `count` bytes from `offset`; fewer only where `length` ends first.
+    /// - Throws: `MediaError.damaged` if `count` is over `maximumRead` or negative, `.io` if `pread` fails.
+    /// The corresponding C function is `pread`.
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= FileReader.maximumRead else {
+            throw MediaError.damaged(reason: "a read of \(count) bytes at \(offset) is over the bound of \(FileReader.maximumRead)")
+        }
+        guard offset >= 0, offset < length else { return [] }
+        let wanted = Int(min(Int64(count), length - offset))
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, filled in
+            filled = 0
+            while filled < wanted {
+                let n = pread(descriptor, buffer.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno; return }
+                if n == 0 { return }
+                filled += n
+            }
+        }
+        guard failure == 0 else { throw MediaError.io(function: "pread", code: failure) }
+        return bytes
+    }
+
+    /// Exactly `count` bytes from `offset`.
+    /// - Throws: `MediaError.damaged` naming `what` when the file ends first.
+    func readExactly(at offset: Int64, count: Int, what: String) throws -> [UInt8] {
+        let bytes = try read(at: offset, count: count)
+        guard bytes.count == count else {
+            throw MediaError.damaged(reason: "\(what) at \(offset) (\(count) bytes) goes past the end of the file (\(length) bytes)")
+        }
+        return bytes
+    }
+}

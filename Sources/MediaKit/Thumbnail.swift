@@ -1,0 +1,58 @@
+/// How a thumbnail's frame is chosen (AVAssetImageGenerator's tolerances, as two modes).
+public enum FramePick: String, Codable, Sendable, Hashable {
+    /// Frame-accurate (`at-`): the frame a player shows at the time, the last frame whose
+    /// presentation time is at or before it (the first frame for a time before it).
+    case exact
+    /// The keyframe nearest the time, before or after it (`near-`): fast, for browsing.
+    case nearestKeyframe
+}
+
+/// The box a thumbnail is fitted into, aspect kept, never enlarged.
+public enum ThumbnailBox: Codable, Sendable, Hashable {
+    /// At most this many pixels wide (`@320w`).
+    case width(Int)
+    /// At most this many pixels high (`@180h`).
+    case height(Int)
+    /// Within this width and height (`@640x360`).
+    case box(width: Int, height: Int)
+    /// The display size itself (`@full`).
+    case full
+}
+
+/// One frame to make into a PNG. Plain values, so it can cross a process boundary.
+public struct ThumbnailRequest: Codable, Sendable, Hashable {
+    /// The container index of the video stream to take the frame from.
+    public var streamIndex: Int
+    /// Seconds from the video stream's first frame (0 is that frame, whatever the container's or
+    /// the stream's start time: an MPEG stream starting at 0.54 s shows its first frame at 0).
+    public var time: Double
+    public var pick: FramePick
+    /// The output size in pixels, from `ThumbnailGeometry.outputSize`, after rotation.
+    public var width: Int
+    public var height: Int
+
+    public init(streamIndex: Int, time: Double, pick: FramePick, width: Int, height: Int) {
+        self.streamIndex = streamIndex
+        self.time = time
+        self.pick = pick
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A made thumbnail: the PNG and what frame it shows.
+public struct Thumbnail: Codable, Sendable, Equatable {
+    /// The PNG file's bytes; exactly `PNGEncoder.encodedSize(width:height:)` long.
+    public var png: [UInt8]
+    /// The presentation time of the frame shown, in seconds from the stream's first frame (as
+    /// `ThumbnailRequest.time`), to the microsecond.
+    public var frameTime: Double
+    /// Whether the frame shown is a keyframe.
+    public var isKeyframe: Bool
+
+    public init(png: [UInt8], frameTime: Double, isKeyframe: Bool) {
+        self.png = png
+        self.frameTime = frameTime
+        self.isKeyframe = isKeyframe
+    }
+}

@@ -1,0 +1,68 @@
+import Synchronization
+
+/// Makes thumbnails: takes a decode session for the file and stream (a kept one when it can
+/// continue, else a new one), picks the frame, scales and turns it, and writes the PNG.
+/// Safe to call from many threads at once; each call uses its own session.
+final class ThumbnailMaker: Sendable {
+    let limits: ThumbnailLimits
+    let pool: DecodeSessionPool
+    private let counters = Mutex(ThumbnailStatistics())
+
+    init(limits: ThumbnailLimits, sessionCapacity: Int) {
+        self.limits = limits
+        self.pool = DecodeSessionPool(capacity: sessionCapacity)
+    }
+
+    /// What the work has cost so far, for tests and diagnostics.
+    var statistics: ThumbnailStatistics { counters.withLock { $0 } }
+
+    /// - Throws: `MediaError` (see `MediaService.thumbnail(of:request:)`).
+    func make(file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
+        guard request.width >= 1, request.height >= 1,
+              request.width <= PNGEncoder.maximumSide, request.height <= PNGEncoder.maximumSide else {
+            throw MediaError.imageFailed(reason: "a thumbnail of \(request.width)x\(request.height) pixels")
+        }
+        guard request.time.isFinite else {
+            throw MediaError.noFrame(time: request.time, reason: "not a time")
+        }
+        let key = DecodeSession.Key(file: file, streamIndex: request.streamIndex, pick: request.pick)
+        let session: DecodeSession
+        var opened = false
+        if let kept = pool.checkOut(key, prefer: { $0.canContinue(to: $0.pts(forSeconds: request.time)) }) {
+            session = kept
+            session.begin(limits: limits)
+        } else {
+            session = try DecodeSession(key: key, limits: limits)
+            opened = true
+        }
+        defer {
+            let cost = (session.seeks, session.framesDecoded)
+            counters.withLock {
+                $0.sessionsOpened += opened ? 1 : 0
+                $0.seeks += cost.0
+                $0.framesDecoded += cost.1
+                $0.requests += 1
+            }
+        }
+        // A session that failed is closed (when it goes out of scope), not returned: its
+        // position and demuxer state are not to be trusted.
+        let frame = request.pick == .exact
+            ? try session.exactFrame(at: request.time)
+            : try session.nearestKeyframe(to: request.time)
+        let turns = session.clockwiseQuarterTurns
+        let (width, height) = turns % 2 == 1 ? (request.height, request.width) : (request.width, request.height)
+        let upright = try session.scaler.scale(frame, width: width, height: height).rotated(clockwiseQuarterTurns: turns)
+        let frameTime = session.seconds(forPts: frame.pts)
+        let isKeyframe = frame.isKeyframe
+        pool.checkIn(session)
+        return Thumbnail(png: try PNGEncoder.encode(upright), frameTime: frameTime, isKeyframe: isKeyframe)
+    }
+}
+
+/// Counts of the work done for thumbnails since the service was made.
+struct ThumbnailStatistics: Sendable, Equatable {
+    var requests = 0
+    var sessionsOpened = 0
+    var seeks = 0
+    var framesDecoded = 0
+}

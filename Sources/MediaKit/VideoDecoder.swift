@@ -1,0 +1,62 @@
+import CAV
+import Glibc
+
+/// A software decoder for one video stream: the one owner of an `AVCodecContext`, freed in
+/// `deinit`. No hardware acceleration.
+final class VideoDecoder {
+    /// How the decoder spreads its work over threads; fixed when it is opened.
+    enum Threading {
+        /// Threads work on successive frames: the fastest way through a run of frames (from a
+        /// keyframe to a frame-accurate time), but each output waits for a frame per thread.
+        case frames
+        /// Threads work on slices of one frame: no extra delay, best for a lone keyframe.
+        case slices
+    }
+
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// Threads per decoder: one per processor, at most 4 (a kept session holds its threads).
+    static let maxThreads = min(4, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    /// Opens the decoder libavcodec picks for the stream's codec, with up to `maxThreads`
+    /// threads (one per processor; each frame thread holds its own decoder state and frames).
+    /// The corresponding C functions are `avcodec_find_decoder`, `avcodec_parameters_to_context`
+    /// and `avcodec_open2`.
+    /// - Throws: `MediaError.damaged` when there is no decoder for the codec, `.library` when it
+    ///   does not open.
+    init(stream: UnsafeMutablePointer<AVStream>, threading: Threading) throws {
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            throw MediaError.damaged(reason: "no decoder for the codec \(name)")
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw MediaError.library(function: "avcodec_alloc_context3", code: cav_averror(ENOMEM), message: "out of memory")
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = allocated
+        var opened = false
+        defer { if !opened { avcodec_free_context(&owned) } }
+        try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
+        allocated.pointee.pkt_timebase = stream.pointee.time_base
+        allocated.pointee.thread_type = threading == .frames ? FF_THREAD_FRAME : FF_THREAD_SLICE
+        allocated.pointee.thread_count = Int32(VideoDecoder.maxThreads)
+        try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
+        opened = true
+        context = allocated
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// Decode only keyframes (`AVDISCARD_NONKEY`) or every frame (`AVDISCARD_DEFAULT`).
+    var keyframesOnly: Bool {
+        get { context.pointee.skip_frame == AVDISCARD_NONKEY }
+        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT }
+    }
+
+    /// Drops every frame held inside the decoder, after a seek. The corresponding C function is
+    /// `avcodec_flush_buffers`.
+    func flush() { avcodec_flush_buffers(context) }
+}

@@ -1,0 +1,28 @@
+import MediaKit
+
+extension MediaTree {
+    /// Hands the thumbnail named `name` of the media file at `rel` to `completion`: from the memory
+    /// cache at once, or once made on the generation pool (shared with everyone asking for the
+    /// same frame meanwhile). Never blocks the caller on a decode.
+    /// - Throws: `TreeError.notFound` at once where the name means no thumbnail of this file;
+    ///   the completion gets `TreeError.io` where the frame cannot be made.
+    func thumbnail(rel: String, name: String, stat: SourceStat,
+                   completion: @escaping @Sendable (Result<Thumbnail, Error>) -> Void) throws {
+        let info = try probe(rel: rel, stat: stat)
+        guard let request = thumbnailRequest(name: name, info: info) else { throw TreeError.notFound }
+        let identity = stat.identity
+        let file = MediaFile(path: absolute(rel), size: identity.size,
+                             modificationNanoseconds: identity.modificationNanoseconds)
+        let shownAs = absolute(rel) + "/thumbs/" + name
+        thumbnails.request(ThumbnailKey(identity: identity, request: request), work: { [media, statistics] in
+            do {
+                let made = try media.thumbnail(of: file, request: request)
+                TreeStatistics.count(statistics.thumbnailsMade)
+                return made
+            } catch {
+                TreeStatistics.count(statistics.thumbnailFailures)
+                throw TreeError.io(path: shownAs, reason: "\(error)")
+            }
+        }, completion: completion)
+    }
+}

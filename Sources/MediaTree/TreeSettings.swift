@@ -1,0 +1,16 @@
+import Glibc
+import MediaKit
+
+/// The choices a mount is made with that change what the tree shows.
+public struct TreeSettings: Sendable {
+    /// The box of a thumbnail whose name asks for no size (`--thumb-size`).
+    public var thumbnailBox: ThumbnailBox = .width(320)
+    /// Whole seconds between the thumbnails `thumbs/` lists; nil picks one per duration (`--thumb-interval`).
+    public var thumbnailInterval: Int?
+    /// Bytes of made images kept in memory.
+    public var memoryCacheBytes = 256 << 20
+    /// Threads making images at once; each may use FFmpeg's own threads as well.
+    public var generationThreads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    public init() {}
+}

@@ -1,0 +1,16 @@
+import Synchronization
+
+/// Counts of the work the tree has done since mount, for `user.mediafs.stats` on the mount's root
+/// (tests count decodes with it; users see what the cache saves).
+public final class TreeStatistics: Sendable {
+    /// Media files opened by the probe.
+    let probes = Atomic<Int>(0)
+    /// Thumbnails made by the media layer (each one a decode).
+    let thumbnailsMade = Atomic<Int>(0)
+    /// Thumbnails the media layer could not make.
+    let thumbnailFailures = Atomic<Int>(0)
+
+    public init() {}
+
+    static func count(_ counter: borrowing Atomic<Int>) { counter.add(1, ordering: .relaxed) }
+}
