@@ -258,7 +258,7 @@ section_listing() {
   media_count=$(find "$lib" -type f ! -name 'extra-*' | wc -l)
   plain_count=$(find "$lib" -type f -name 'extra-*' | wc -l)
   bench_section listing "Listing: \`ls -lR\` of a 1,000-entry library" \
-    "A library of $media_count media files (hard links to the $MODE test media, ${#LIBRARY_MEDIA[@]} distinct files, in 20 folders nested two deep) and $plain_count plain files; $entries entries in the source. First pass: \`ls -lR\` of a fresh mount (fresh cache directory, page cache emptied), which probes every media file; timed on $PROBE_RUNS fresh mount(s). Then \`ls -lR\` of the source (direct) and of the mount after that first pass, alternating. The mount lists more: each media file is a folder holding the original and \`info.json\`."
+    "A library of $media_count media files (hard links to the $MODE test media, ${#LIBRARY_MEDIA[@]} distinct files, in 20 folders nested two deep) and $plain_count plain files; $entries entries in the source. First pass: \`ls -lR\` of a fresh mount (fresh cache directory, page cache emptied), which probes every media file; timed on $PROBE_RUNS fresh mount(s). Then \`ls -lR\` of the source (direct) and of the mount after that first pass, alternating. The mount lists much more: each media file is a folder holding the original, \`info.json\` and, for a video, \`thumbs/\` with its listed names (a few dozen per film; their sizes come from the probe, no image is made), so \`ls -lR\` of the mount stats about 25 times as many entries as of the source."
 
   local -a drop=()
   ((CAN_DROP)) && drop=(--drop-caches)
