@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C modules: system libraries with small prefixed shims for what Swift cannot import.
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "MediaTree", dependencies: [
             "MediaKit",
             .product(name: "Logging", package: "swift-log"),
+            // The persistent caches (probe database, disk cache index) are the tree's, over SQLite.
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The libfuse low-level adapter: ops table, replies, inode lookup counts, errno mapping.
         .target(name: "FuseBridge", dependencies: [

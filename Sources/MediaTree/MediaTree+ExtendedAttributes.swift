@@ -63,7 +63,9 @@ extension MediaTree {
         let cache = thumbnails.cache.statistics
         let fields: [(String, Int)] = [
             ("probes", statistics.probes.load(ordering: .relaxed)),
+            ("probes_from_database", statistics.probesFromDatabase.load(ordering: .relaxed)),
             ("thumbnails_made", statistics.thumbnailsMade.load(ordering: .relaxed)),
+            ("thumbnails_from_disk", statistics.thumbnailsFromDisk.load(ordering: .relaxed)),
             ("thumbnail_failures", statistics.thumbnailFailures.load(ordering: .relaxed)),
             ("thumbnail_cache_entries", cache.entries),
             ("thumbnail_cache_bytes", cache.cost),

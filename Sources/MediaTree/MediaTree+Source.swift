@@ -17,11 +17,27 @@ extension MediaTree {
     func probe(rel: String, stat: SourceStat) throws -> MediaInfo {
         let path = absolute(rel)
         return try probes.value(for: stat.identity) {
+            switch probeDatabase?.kept(stat.identity) {
+            case .info(let info):
+                TreeStatistics.count(statistics.probesFromDatabase)
+                return info
+            case .failure(let failure):
+                TreeStatistics.count(statistics.probesFromDatabase)
+                logger.debug("shown as a plain file: cannot probe \(path) (kept): \(failure)")
+                throw failure
+            case nil:
+                break
+            }
             do {
                 TreeStatistics.count(statistics.probes)
-                return try media.probe(path: path, size: stat.identity.size)
+                let info = try media.probe(path: path, size: stat.identity.size)
+                probeDatabase?.store(.info(info), for: stat.identity)
+                return info
             } catch {
                 logger.notice("shown as a plain file: cannot probe \(path): \(error)")
+                if let failure = error as? MediaError, ProbeDatabase.isLasting(failure) {
+                    probeDatabase?.store(.failure(failure), for: stat.identity)
+                }
                 throw error
             }
         }

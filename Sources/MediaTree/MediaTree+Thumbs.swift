@@ -14,10 +14,16 @@ extension MediaTree {
         let file = MediaFile(path: absolute(rel), size: identity.size,
                              modificationNanoseconds: identity.modificationNanoseconds)
         let shownAs = absolute(rel) + "/thumbs/" + name
-        thumbnails.request(ThumbnailKey(identity: identity, request: request), work: { [media, statistics] in
+        let diskKey = Self.diskKey(identity: identity, request: request)
+        thumbnails.request(ThumbnailKey(identity: identity, request: request), work: { [media, statistics, diskCache] in
+            if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
+                TreeStatistics.count(statistics.thumbnailsFromDisk)
+                return kept
+            }
             do {
                 let made = try media.thumbnail(of: file, request: request)
                 TreeStatistics.count(statistics.thumbnailsMade)
+                if let diskCache { Self.store(made, in: diskCache, key: diskKey) }
                 return made
             } catch {
                 TreeStatistics.count(statistics.thumbnailFailures)

@@ -27,6 +27,10 @@ public final class MediaTree: Sendable {
     /// Made thumbnails by source version and request, made on `generation`.
     let thumbnails: SharedJobs<ThumbnailKey, Thumbnail>
     let generation: WorkerPool
+    /// Probes kept across mounts (`<cache-dir>/probes.sqlite`); nil with no cache folder.
+    let probeDatabase: ProbeDatabase?
+    /// Made files kept across mounts (`<cache-dir>/files/`); nil with no cache folder.
+    let diskCache: DiskCache?
 
     struct InfoKey: Hashable, Sendable {
         var identity: FileIdentity
@@ -52,6 +56,7 @@ public final class MediaTree: Sendable {
         self.logger = logger
         self.settings = settings
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
+        (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
         thumbnails = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
                                 cost: { $0.png.count })
     }

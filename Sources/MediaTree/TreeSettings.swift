@@ -11,6 +11,11 @@ public struct TreeSettings: Sendable {
     public var memoryCacheBytes = 256 << 20
     /// Threads making images at once; each may use FFmpeg's own threads as well.
     public var generationThreads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The cache folder (`--cache-dir`): the probe database and the disk cache of made files;
+    /// nil keeps everything in memory alone.
+    public var cacheDirectory: String?
+    /// Bytes the disk cache's files may take together (`--cache-size`).
+    public var diskCacheBytes: Int64 = 2 << 30
 
     public init() {}
 }

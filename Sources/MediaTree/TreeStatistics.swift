@@ -5,6 +5,10 @@ import Synchronization
 public final class TreeStatistics: Sendable {
     /// Media files opened by the probe.
     let probes = Atomic<Int>(0)
+    /// Probes answered by the probe database without opening the file.
+    let probesFromDatabase = Atomic<Int>(0)
+    /// Thumbnails read back from the disk cache (checked) instead of made.
+    let thumbnailsFromDisk = Atomic<Int>(0)
     /// Thumbnails made by the media layer (each one a decode).
     let thumbnailsMade = Atomic<Int>(0)
     /// Thumbnails the media layer could not make.

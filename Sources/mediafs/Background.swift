@@ -14,6 +14,8 @@ enum Background {
         var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache)]
+        arguments += ["--cache-size", command.cacheSize]
+        if let cacheDir = command.cacheDir { arguments += ["--cache-dir", MountPreflight.absolute(cacheDir)] }
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
         if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
         for option in command.options { arguments += ["-o", option] }

@@ -49,6 +49,14 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
     var memoryCache: Int = 256
 
+    @Option(help: ArgumentHelp("The cache folder: the probe database and made files kept across mounts "
+                               + "(default: $XDG_CACHE_HOME/mediafs, else ~/.cache/mediafs).", valueName: "path"))
+    var cacheDir: String?
+
+    @Option(help: ArgumentHelp("The most made files may take on disk: bytes, or with K, M, G, T (500M, 2G).",
+                               valueName: "size"))
+    var cacheSize: String = "2G"
+
     /// Set by the background parent: the pipe on which the daemon says it is ready.
     @Option(help: .private)
     var readyFd: Int32?
@@ -83,6 +91,11 @@ struct MountCommand: ParsableCommand {
         }
         guard memoryCache >= 0 else { throw ValidationError("--memory-cache must not be negative") }
         settings.memoryCacheBytes = memoryCache << 20
+        guard let diskBytes = ByteSize.parse(cacheSize) else {
+            throw ValidationError("--cache-size must be a size like 500M or 2G (not '\(cacheSize)')")
+        }
+        settings.diskCacheBytes = diskBytes
+        settings.cacheDirectory = CacheFolder.resolve(cacheDir)
         return settings
     }
 
@@ -130,6 +143,7 @@ struct MountCommand: ParsableCommand {
             if let pidFile { unlink(pidFile) }
             Glibc.exit(1)
         }
+        tree.flushCaches()
         if let pidFile { unlink(pidFile) }
         Glibc.exit(0)
     }

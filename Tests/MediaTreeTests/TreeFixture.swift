@@ -45,17 +45,29 @@ final class TreeFixture {
     let media = CountingMediaService()
     let tree: MediaTree
 
-    init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"]) throws {
+    /// Whether this fixture made `source` (and removes it).
+    private let ownsSource: Bool
+
+    init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"],
+         settings: TreeSettings = TreeSettings()) throws {
         source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-tree-\(UUID().uuidString)")
         for file in files {
             let target = source.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try TestMedia.file(file), to: target)
         }
-        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"))
+        ownsSource = true
+        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
     }
 
-    deinit { try? FileManager.default.removeItem(at: source) }
+    /// A second tree over another fixture's source (which stays that fixture's to remove).
+    init(source: URL, settings: TreeSettings) {
+        self.source = source
+        ownsSource = false
+        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
+    }
+
+    deinit { if ownsSource { try? FileManager.default.removeItem(at: source) } }
 
     func path(_ relative: String) -> String { source.appendingPathComponent(relative).path }
 

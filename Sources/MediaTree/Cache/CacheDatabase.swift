@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import GRDB
+import Logging
+import Synchronization
+
+/// The cache folder's SQLite database, `<cache-dir>/probes.sqlite`, in WAL mode: probe results
+/// (`ProbeDatabase`), the index of the disk cache (`DiskCache`) and the cache's counters.
+///
+/// It is a cache: a database that cannot be read (damaged, not SQLite, another schema) is made
+/// anew with a warning in the log. Thread-safe; many readers at once, one writer (GRDB's pool).
+public final class CacheDatabase: Sendable {
+    /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
+    static let schemaVersion = 1
+    static let fileName = "probes.sqlite"
+
+    /// The cache folder.
+    public let directory: String
+    let pool: DatabasePool
+    private let counters = Mutex<PendingCounters>(PendingCounters())
+
+    private struct PendingCounters {
+        var values: [String: Int] = [:]
+        var count = 0
+        var lastFlush = ContinuousClock.now
+    }
+
+    /// Opens (making it where needed) the database in `directory`, made anew if it is damaged.
+    /// - Throws: `CacheError.unwritable` when the folder cannot be made or written, or the error of
+    ///   the second attempt when even a new database cannot be made.
+    public init(directory: String, logger: Logger) throws {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError.unwritable(path: directory, reason: Self.reason(error))
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw CacheError.unwritable(path: directory, reason: String(cString: strerror(errno)))
+        }
+        let path = directory + "/" + Self.fileName
+        do {
+            pool = try Self.open(path)
+        } catch {
+            logger.warning("the cache database \(path) cannot be used (\(Self.reason(error))): made anew")
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+            pool = try Self.open(path)
+        }
+    }
+
+    /// Opens `path`, checks it and makes its tables.
+    private static func open(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL: a commit is not an fsync; a crash may lose the last commits, never the file.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+        guard check == "ok" else {
+            throw CacheError.damaged(path: path, reason: check ?? "quick_check said nothing")
+        }
+        try pool.write { db in try makeTables(db) }
+        return pool
+    }
+
+    private static func makeTables(_ db: Database) throws {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version != schemaVersion else { return }
+        for table in ["probe", "file", "counter"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        try db.execute(sql: """
+            CREATE TABLE probe (
+                device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                mtime_ns INTEGER NOT NULL, fingerprint TEXT NOT NULL,
+                info BLOB, failure BLOB, stored_at INTEGER NOT NULL,
+                PRIMARY KEY (device, inode, size, mtime_ns, fingerprint)
+            ) WITHOUT ROWID;
+            CREATE TABLE file (
+                key TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL,
+                last_use INTEGER NOT NULL, checksum INTEGER NOT NULL, meta TEXT
+            );
+            CREATE INDEX file_by_last_use ON file (last_use);
+            CREATE INDEX file_by_name ON file (name);
+            CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+            PRAGMA user_version = \(schemaVersion);
+            """)
+    }
+
+    // MARK: Counters
+
+    /// Adds `amount` to the counter `name`; written to the database in batches (see `flush`).
+    func count(_ name: String, _ amount: Int = 1) {
+        let due = counters.withLock { pending -> Bool in
+            pending.values[name, default: 0] += amount
+            pending.count += 1
+            return pending.count >= 256 || ContinuousClock.now - pending.lastFlush > .seconds(2)
+        }
+        if due { flush() }
+    }
+
+    /// Writes the counts not yet written. Call before the process ends.
+    public func flush() {
+        let values = counters.withLock { pending -> [String: Int] in
+            defer {
+                pending.values = [:]
+                pending.count = 0
+                pending.lastFlush = .now
+            }
+            return pending.values
+        }
+        guard !values.isEmpty else { return }
+        try? pool.write { db in
+            for (name, value) in values {
+                try db.execute(sql: """
+                    INSERT INTO counter (name, value) VALUES (?, ?)
+                    ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
+                    """, arguments: [name, value])
+            }
+        }
+    }
+
+    /// Every counter as written (call `flush` first for this process's latest).
+    public func counterValues() throws -> [String: Int] {
+        try pool.read { db in
+            var values: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM counter") {
+                values[row["name"]] = row["value"]
+            }
+            return values
+        }
+    }
+
+    /// Sets every counter back to nothing.
+    public func resetCounters() throws {
+        counters.withLock { $0.values = [:] }
+        _ = try pool.write { db in try db.execute(sql: "DELETE FROM counter") }
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error.localizedDescription)"
+    }
+}
+
+/// What can go wrong with the cache folder.
+public enum CacheError: Error, CustomStringConvertible {
+    /// The folder cannot be made or written.
+    case unwritable(path: String, reason: String)
+    /// The database failed its check.
+    case damaged(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unwritable(let path, let reason): return "cannot write the cache folder \(path): \(reason)"
+        case .damaged(let path, let reason): return "\(path) is damaged: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import MediaKit
+
+/// Probe results kept across mounts, in the cache database's `probe` table.
+///
+/// A row is keyed by the source file's identity (device, inode, size, modification time in ns) and
+/// a fingerprint of what shapes a probe (the schema of `MediaInfo`): a changed file, or a new
+/// version of mediafs that probes differently, is a miss. The value is the `MediaInfo` as JSON, or
+/// the `MediaError` of a probe that failed for good (not media, damaged), so that a remount does
+/// not open broken files again either. Failures that may pass (a timeout, an I/O error) are not kept.
+public final class ProbeDatabase: Sendable {
+    /// Changes whenever `MediaInfo` or the prober changes what it records.
+    public static let fingerprint = "mediainfo-1"
+
+    let database: CacheDatabase
+
+    public init(database: CacheDatabase) {
+        self.database = database
+    }
+
+    /// What is kept for a file: its probe, or why it cannot be probed.
+    public enum Kept: Sendable, Equatable {
+        case info(MediaInfo)
+        case failure(MediaError)
+    }
+
+    /// The kept probe of the file at `identity`, or nil (not kept, or the database cannot be read).
+    public func kept(_ identity: FileIdentity) -> Kept? {
+        let row = try? database.pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT info, failure FROM probe
+                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint = ?
+                """, arguments: Self.arguments(identity))
+        }
+        guard let row = row ?? nil else { return nil }
+        let decoder = JSONDecoder()
+        if let data = row["info"] as Data?, let info = try? decoder.decode(MediaInfo.self, from: data) {
+            return .info(info)
+        }
+        if let data = row["failure"] as Data?, let failure = try? decoder.decode(MediaError.self, from: data) {
+            return .failure(failure)
+        }
+        return nil
+    }
+
+    /// Keeps the probe of the file at `identity`. Errors are dropped: the cache is an optimisation.
+    public func store(_ kept: Kept, for identity: FileIdentity) {
+        let encoder = JSONEncoder()
+        var info: Data?
+        var failure: Data?
+        switch kept {
+        case .info(let value): info = try? encoder.encode(value)
+        case .failure(let value): failure = try? encoder.encode(value)
+        }
+        guard info != nil || failure != nil else { return }
+        try? database.pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: Self.arguments(identity) + [info, failure, Int64(Date().timeIntervalSince1970)])
+        }
+    }
+
+    /// Whether a failure is worth keeping: true where probing the same bytes again would fail again.
+    public static func isLasting(_ error: MediaError) -> Bool {
+        switch error {
+        case .timedOut, .io, .sourceChanged: return false
+        default: return true
+        }
+    }
+
+    /// Rows kept.
+    public func count() throws -> Int {
+        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe") ?? 0 }
+    }
+
+    /// Forgets every probe.
+    public func clear() throws {
+        _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM probe") }
+    }
+
+    private static func arguments(_ identity: FileIdentity) -> StatementArguments {
+        [Int64(bitPattern: identity.device), Int64(bitPattern: identity.inode), identity.size,
+         identity.modificationNanoseconds, fingerprint]
+    }
+}

@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+import Logging
+@testable import MediaTree
+import Testing
+
+@Suite struct DiskCacheTests {
+    static func bytes(_ seed: UInt8, count: Int = 10_000) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }
+    }
+
+    static func files(in cache: DiskCache) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache.folder)) ?? []).sorted()
+    }
+
+    @Test func storesAtomicallyAndReadsBack() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        cache.store(Self.bytes(1), meta: "m", for: "a")
+        #expect(cache.read("a") == DiskCache.Entry(bytes: Self.bytes(1), meta: "m"))
+        cache.store(Self.bytes(2), meta: nil, for: "a")
+        #expect(cache.read("a") == DiskCache.Entry(bytes: Self.bytes(2), meta: nil))
+        #expect(cache.read("b") == nil)
+        // One final file, no temporary left.
+        #expect(Self.files(in: cache) == [Checksum.fileName(for: "a")])
+        // Reopened: still there.
+        let reopened = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        #expect(reopened.read("a")?.bytes == Self.bytes(2))
+    }
+
+    /// Eight threads storing 10 KB entries into a 100 KB cache: the bound holds throughout and the
+    /// most recent entries are the ones kept.
+    @Test func evictionKeepsTheBoundUnderLoad() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 100_000, logger: Logger(label: "test"))
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in 0..<40 {
+                cache.store(Self.bytes(UInt8(i)), for: "t\(thread)-\(i)")
+                _ = cache.read("t\(thread)-\(i / 2)")
+                let usage = try? cache.usage()
+                #expect((usage?.bytes ?? 0) <= 100_000 + 8 * 10_000, "within the bound but for stores in flight")
+            }
+        }
+        cache.evict()
+        let usage = try cache.usage()
+        #expect(usage.bytes <= 100_000)
+        #expect(usage.entries == 10)
+        let onDisk = Self.files(in: cache)
+        #expect(onDisk.count == usage.entries, "every evicted file is gone from the folder")
+        // Least recently used first: an entry just read survives the next store, one not read does not.
+        let small = try DiskCache(database: try CacheFolderFixture().database(), capacity: 30_000, logger: Logger(label: "test"))
+        for key in ["x", "y", "z"] { small.store(Self.bytes(3), for: key) }
+        _ = small.read("x")
+        small.store(Self.bytes(4), for: "w")
+        #expect(small.read("y") == nil && small.read("x") != nil && small.read("w") != nil)
+        small.store([UInt8](repeating: 0, count: 40_000), for: "huge")
+        #expect(small.read("huge") == nil, "larger than the whole bound: not kept")
+    }
+
+    @Test func aDamagedEntryIsNotServed() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        for key in ["flipped", "cut", "gone"] { cache.store(Self.bytes(7), for: key) }
+        // One byte flipped in the middle, same length.
+        let flipped = URL(fileURLWithPath: cache.folder + "/" + Checksum.fileName(for: "flipped"))
+        var bytes = try Data(contentsOf: flipped)
+        bytes[5_000] ^= 0x01
+        try bytes.write(to: flipped)
+        truncate(cache.folder + "/" + Checksum.fileName(for: "cut"), 4_000)
+        unlink(cache.folder + "/" + Checksum.fileName(for: "gone"))
+        for key in ["flipped", "cut", "gone"] { #expect(cache.read(key) == nil, "\(key)") }
+        #expect(try cache.usage().entries == 0, "damaged entries are removed")
+        #expect(Self.files(in: cache).isEmpty)
+        cache.store(Self.bytes(7), for: "flipped")
+        #expect(cache.read("flipped")?.bytes == Self.bytes(7), "made again, then served")
+        cache.database.flush()
+        #expect(try cache.database.counterValues()["file_damaged"] == 2)
+    }
+
+    /// What a crash leaves: a temporary file of a dead writer, a final file never indexed, an index
+    /// row whose file is gone. Opening removes them all; none is ever served.
+    @Test func whatACrashLeftIsCleanedUpAtOpen() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        cache.store(Self.bytes(1), for: "kept")
+        cache.store(Self.bytes(2), for: "lost")
+        unlink(cache.folder + "/" + Checksum.fileName(for: "lost"))
+        // A writer (pid 2^22 + 1 is above pid_max's default, so surely dead) killed mid-write.
+        let half = cache.folder + "/" + DiskCache.temporaryPrefix + "4194305-abc"
+        try Data(Self.bytes(3).prefix(100)).write(to: URL(fileURLWithPath: half))
+        let unindexed = cache.folder + "/" + Checksum.fileName(for: "never indexed")
+        try Data(Self.bytes(4)).write(to: URL(fileURLWithPath: unindexed))
+        // A live writer's temporary file stays (ours, this process).
+        let live = cache.folder + "/" + DiskCache.temporaryPrefix + "\(getpid())-def"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: live))
+
+        let reopened = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        #expect(Self.files(in: reopened) == [DiskCache.temporaryPrefix + "\(getpid())-def", Checksum.fileName(for: "kept")].sorted())
+        #expect(reopened.read("never indexed") == nil)
+        #expect(reopened.read("lost") == nil)
+        #expect(reopened.read("kept")?.bytes == Self.bytes(1))
+        #expect(try reopened.usage().entries == 1)
+    }
+
+    @Test func clearEmptiesTheFolder() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        for i in 0..<5 { cache.store(Self.bytes(UInt8(i)), for: "k\(i)") }
+        try cache.clear()
+        #expect(try cache.usage().entries == 0)
+        #expect(Self.files(in: cache).isEmpty)
+    }
+
+    @Test func checksumsTellBytesApart() {
+        let a = Self.bytes(1, count: 1_001)
+        var b = a
+        b[1_000] ^= 0x80
+        #expect(Checksum.of(a) != Checksum.of(b))
+        #expect(Checksum.of(a) != Checksum.of(Array(a.prefix(1_000))))
+        #expect(Checksum.of(a) == Checksum.of(a))
+        #expect(Checksum.fileName(for: "a").count == 32 && Checksum.fileName(for: "a") != Checksum.fileName(for: "b"))
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import Logging
+import MediaKit
+@testable import MediaTree
+import Testing
+
+/// A cache folder of a test's own, removed afterwards.
+final class CacheFolderFixture {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-cache-\(UUID().uuidString)").path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func database() throws -> CacheDatabase {
+        try CacheDatabase(directory: path, logger: Logger(label: "test"))
+    }
+}
+
+@Suite struct ProbeDatabaseTests {
+    static func info(duration: Double) -> MediaInfo {
+        let json = """
+            {"container": {"format": "matroska,webm", "formatLongName": "Matroska", "duration": \(duration),
+                           "startTime": 0, "bitRate": 1000, "size": 1234},
+             "streams": [], "tags": {"title": "A film"},
+             "chapters": [{"id": 1, "start": 0, "end": \(duration), "title": "Één", "tags": {"x": "y"}}]}
+            """
+        return try! JSONDecoder().decode(MediaInfo.self, from: Data(json.utf8))
+    }
+
+    static let identity = FileIdentity(device: 2049, inode: UInt64.max - 3, size: 1_234,
+                                       modificationNanoseconds: 1_700_000_000_123_456_789)
+
+    @Test func roundTripsAcrossOpens() throws {
+        let folder = CacheFolderFixture()
+        ProbeDatabase(database: try folder.database()).store(.info(Self.info(duration: 12.5)), for: Self.identity)
+        ProbeDatabase(database: try folder.database())
+            .store(.failure(.notMedia(reason: "no header")), for: FileIdentity(device: 1, inode: 2, size: 3, modificationNanoseconds: 4))
+        let reopened = ProbeDatabase(database: try folder.database())
+        #expect(reopened.kept(Self.identity) == .info(Self.info(duration: 12.5)))
+        #expect(reopened.kept(FileIdentity(device: 1, inode: 2, size: 3, modificationNanoseconds: 4))
+                == .failure(.notMedia(reason: "no header")))
+        #expect(try reopened.count() == 2)
+    }
+
+    @Test func anyChangeOfIdentityIsAMiss() throws {
+        let folder = CacheFolderFixture()
+        let probes = ProbeDatabase(database: try folder.database())
+        probes.store(.info(Self.info(duration: 1)), for: Self.identity)
+        var changed = [Self.identity, Self.identity, Self.identity, Self.identity]
+        changed[0].device += 1
+        changed[1].inode -= 1
+        changed[2].size += 1
+        changed[3].modificationNanoseconds += 1
+        for identity in changed { #expect(probes.kept(identity) == nil, "\(identity)") }
+        #expect(probes.kept(Self.identity) != nil)
+    }
+
+    @Test func passingFailuresAreNotKept() {
+        #expect(!ProbeDatabase.isLasting(.timedOut(seconds: 20)))
+        #expect(!ProbeDatabase.isLasting(.io(function: "read", code: 5)))
+        #expect(ProbeDatabase.isLasting(.notMedia(reason: "x")))
+    }
+
+    /// Several threads storing and reading at once, through two connections to one file.
+    @Test func manyThreadsAtOnce() throws {
+        let folder = CacheFolderFixture()
+        let first = ProbeDatabase(database: try folder.database())
+        let second = ProbeDatabase(database: try folder.database())
+        DispatchQueue.concurrentPerform(iterations: 400) { i in
+            let identity = FileIdentity(device: 1, inode: UInt64(i % 100), size: 10, modificationNanoseconds: 0)
+            let probes = i % 2 == 0 ? first : second
+            probes.store(.info(Self.info(duration: Double(i % 100))), for: identity)
+            _ = probes.kept(identity)
+        }
+        for i in 0..<100 {
+            let identity = FileIdentity(device: 1, inode: UInt64(i), size: 10, modificationNanoseconds: 0)
+            #expect(first.kept(identity) == .info(Self.info(duration: Double(i))))
+        }
+        #expect(try first.count() == 100)
+    }
+
+    @Test func aDamagedDatabaseIsMadeAnew() throws {
+        let folder = CacheFolderFixture()
+        ProbeDatabase(database: try folder.database()).store(.info(Self.info(duration: 1)), for: Self.identity)
+        let path = folder.path + "/" + CacheDatabase.fileName
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: path))
+        let reopened = ProbeDatabase(database: try folder.database())
+        #expect(reopened.kept(Self.identity) == nil)
+        reopened.store(.info(Self.info(duration: 2)), for: Self.identity)
+        #expect(reopened.kept(Self.identity) == .info(Self.info(duration: 2)))
+    }
+
+    @Test func anUnwritableFolderIsRefused() throws {
+        let folder = CacheFolderFixture()
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let file = folder.path + "/a-file"
+        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        #expect(throws: CacheError.self) { try CacheDatabase(directory: file + "/cache", logger: Logger(label: "test")) }
+    }
+
+    /// The tree answers a second time from the database: no probe made.
+    @Test func aTreeOverTheSameFolderDoesNotProbeAgain() throws {
+        let folder = CacheFolderFixture()
+        var settings = TreeSettings()
+        settings.cacheDirectory = folder.path
+        let first = try TreeFixture(settings: settings)
+        _ = try first.tree.list(InodeTable.rootNumber)
+        _ = try first.lookup("feature-1080p.mp4/info.json")
+        #expect(first.media.total > 0)
+        let second = try TreeFixture(source: first.source, settings: settings)
+        _ = try second.tree.list(InodeTable.rootNumber)
+        _ = try second.lookup("feature-1080p.mp4/info.json")
+        #expect(second.media.total == 0)
+        #expect(second.tree.statisticsDocument().contains("\"probes\":0,"))
+        try second.touch("feature-1080p.mp4")
+        _ = try second.lookup("feature-1080p.mp4/info.json")
+        #expect(second.media.probes(of: second.path("feature-1080p.mp4")) == 1, "a changed file is probed again")
+    }
+}
