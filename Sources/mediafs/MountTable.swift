@@ -11,6 +11,22 @@ enum MountTable {
         }
     }
 
+    /// The file system type (`fuse.mediafs`, `ext4`, …) of the mount holding `path` (absolute,
+    /// resolved): the last-mounted of the longest mount points that contain it.
+    static func fileSystemType(containing path: String) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        var best: (point: String, type: String)?
+        for line in text.split(separator: "\n") {
+            // Fields: id parent major:minor root point options [optional…] - type source super-options
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            let point = unescape(fields[4])
+            let contains = point == "/" || path == point || path.hasPrefix(point + "/")
+            if contains && point.count >= (best?.point.count ?? -1) { best = (point, fields[dash + 1]) }
+        }
+        return best?.type
+    }
+
     /// mountinfo writes space, tab, newline and backslash as octal escapes (`\040`).
     static func unescape(_ field: String) -> String {
         var bytes: [UInt8] = []

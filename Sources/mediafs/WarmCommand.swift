@@ -1,0 +1,222 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+/// `mediafs warm PATH`: makes ahead of time what a mediafs mount makes on demand — the listed
+/// thumbnails, chapter images and tracks of every media folder under PATH — by reading them through
+/// the mount, so that the mount's caches (memory and the disk cache folder) hold them afterwards.
+struct WarmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm",
+        abstract: "Make the listed thumbnails, chapter images and tracks under a mounted folder ahead of time.",
+        discussion: """
+            PATH is a folder inside a mediafs mount (or the mount itself). Every media folder below it \
+            is visited and each file listed in its thumbs/, chapters/ and tracks/ folders is read once \
+            through the mount and thrown away: the daemon makes it and keeps it in its caches. Shows a \
+            progress bar on a terminal and one line per media folder otherwise. Exit status 1 if any \
+            file could not be made.
+            """)
+
+    @Option(help: "Files read at the same time.")
+    var jobs: Int = 2
+
+    @Argument(help: "A folder inside a mediafs mount.")
+    var path: String
+
+    func validate() throws {
+        guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
+    }
+
+    func run() throws {
+        let root = MountPreflight.absolute(path)
+        var st = stat()
+        guard stat(root, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            throw failure("'\(path)' is not a folder")
+        }
+        guard MountTable.fileSystemType(containing: MountPreflight.resolve(root)) == "fuse.mediafs" else {
+            throw failure("'\(path)' is not inside a mediafs mount; mount one first (mediafs mount SOURCE MOUNTPOINT)")
+        }
+        let folders = WarmPlan.mediaFolders(under: root)
+        let files = folders.flatMap { WarmPlan.generatedFiles(in: $0) }
+        let progress = WarmProgress(total: files.count, terminal: isatty(STDERR_FILENO) != 0)
+        progress.start(folders: folders.count)
+        let failures = WarmReader(jobs: jobs).read(files, byFolder: folders, progress: progress)
+        progress.finish(failures: failures.count)
+        for (file, reason) in failures.prefix(20) {
+            FileHandle.standardError.write(Data("mediafs: could not make \(file): \(reason)\n".utf8))
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// What `warm` reads: the generated files listed in each media folder.
+enum WarmPlan {
+    /// The sub-folders of a media folder whose files are made on demand.
+    static let generatedFolders = ["thumbs", "chapters", "tracks"]
+
+    /// Media folders under `root` (itself included): folders holding an `info.json` beside a file
+    /// named like the folder. Generated folders are not searched for more.
+    static func mediaFolders(under root: String) -> [String] {
+        var found: [String] = []
+        var stack = [root]
+        while let folder = stack.popLast() {
+            let name = (folder as NSString).lastPathComponent
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+            if entries.contains("info.json") && entries.contains(name) {
+                found.append(folder)
+                continue
+            }
+            for entry in entries.reversed() {
+                let child = folder + "/" + entry
+                var st = stat()
+                if lstat(child, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { stack.append(child) }
+            }
+        }
+        return found
+    }
+
+    /// Every regular file below the generated folders of `mediaFolder`, in listing order.
+    static func generatedFiles(in mediaFolder: String) -> [String] {
+        var files: [String] = []
+        for sub in generatedFolders {
+            var stack = [mediaFolder + "/" + sub]
+            while let folder = stack.popLast() {
+                guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+                for entry in entries.sorted() {
+                    let child = folder + "/" + entry
+                    var st = stat()
+                    guard lstat(child, &st) == 0 else { continue }
+                    if st.st_mode & S_IFMT == S_IFDIR { stack.append(child) } else { files.append(child) }
+                }
+            }
+        }
+        return files
+    }
+}
+
+/// Reads files whole and discards them, `jobs` at a time, folder by folder.
+struct WarmReader {
+    let jobs: Int
+
+    /// The files that could not be read, with the reason.
+    func read(_ files: [String], byFolder folders: [String], progress: WarmProgress) -> [(String, String)] {
+        let failures = Locked<[(String, String)]>([])
+        for folder in folders {
+            let mine = files.filter { $0.hasPrefix(folder + "/") }
+            let next = Locked(0)
+            let started = Date()
+            let finished = DispatchGroup()
+            for _ in 0..<min(jobs, max(1, mine.count)) {
+                finished.enter()
+                Thread.detachNewThread {
+                    defer { finished.leave() }
+                    while true {
+                        let index = next.update { n -> Int in
+                            defer { n += 1 }
+                            return n
+                        }
+                        guard index < mine.count else { return }
+                        switch Self.readWhole(mine[index]) {
+                        case .success(let bytes):
+                            progress.done(bytes: bytes)
+                        case .failure(let reason):
+                            failures.update { $0.append((mine[index], reason.reason)) }
+                            progress.done(bytes: 0)
+                        }
+                    }
+                }
+            }
+            finished.wait()
+            progress.folderDone(folder, files: mine.count, seconds: Date().timeIntervalSince(started))
+        }
+        return failures.update { $0 }
+    }
+
+    /// Reads `path` to its end; the bytes read, or why not.
+    static func readWhole(_ path: String) -> Result<Int64, ReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ReadFailure(reason: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var total: Int64 = 0
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Glibc.read(fd, buffer, 1 << 20)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .failure(ReadFailure(reason: String(cString: strerror(errno)))) }
+            if n == 0 { return .success(total) }
+            total += Int64(n)
+        }
+    }
+}
+
+/// Why a file could not be read (the system's message).
+struct ReadFailure: Error {
+    let reason: String
+}
+
+/// Progress on stderr: a bar redrawn in place on a terminal, one line per media folder otherwise.
+final class WarmProgress: @unchecked Sendable {
+    private let total: Int
+    private let terminal: Bool
+    private let lock = NSLock()
+    private var count = 0
+    private var bytes: Int64 = 0
+    private let started = Date()
+
+    init(total: Int, terminal: Bool) {
+        self.total = total
+        self.terminal = terminal
+    }
+
+    func start(folders: Int) {
+        write("warming \(total) files in \(folders) media folders\n")
+    }
+
+    func done(bytes read: Int64) {
+        lock.lock()
+        count += 1
+        bytes += read
+        let line = terminal ? bar() : nil
+        lock.unlock()
+        if let line { write("\r" + line) }
+    }
+
+    func folderDone(_ folder: String, files: Int, seconds: Double) {
+        guard !terminal else { return }
+        write("warmed \(folder): \(files) files in \(String(format: "%.1f", seconds)) s\n")
+    }
+
+    func finish(failures: Int) {
+        lock.lock()
+        let summary = "\(count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            + (failures > 0 ? ", \(failures) failed" : "")
+        lock.unlock()
+        write((terminal ? "\r" + bar() + "\n" : "") + "done: " + summary + "\n")
+    }
+
+    /// `[#########           ]  45% 123/270 files` (called with the lock held).
+    private func bar() -> String {
+        let width = 30
+        let share = total == 0 ? 1 : Double(count) / Double(total)
+        let filled = Int(share * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+            + String(format: "%3d%%", Int(share * 100)) + " \(count)/\(total) files"
+    }
+
+    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+
+    /// Runs `body` on the value under the lock.
+    func update<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
