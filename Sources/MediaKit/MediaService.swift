@@ -27,6 +27,19 @@ public protocol MediaService: Sendable {
     /// track, JPEG (`mjpeg`) or PNG (`png`), as stored. Nil when the chapter has no image of its own.
     /// - Throws: `MediaError`.
     func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage?
+
+    /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
+    /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
+    /// decoding. Nil when the file has none.
+    /// - Throws: `MediaError`: `.notMedia`, `.timedOut`.
+    func coverArt(path: String, size: Int64) throws -> CoverArt?
+
+    /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
+    /// and written as a PNG of exactly `width` × `height` pixels (scaled if the picture has
+    /// another size) and `PNGEncoder.encodedSize(width:height:)` bytes. For chapter images and
+    /// covers stored as JPEG; `JPEGHeader.dimensions` gives a JPEG's own size without decoding.
+    /// - Throws: `MediaError`: `.unsupported` (no decoder), `.damaged`, `.imageFailed`.
+    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8]
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -86,5 +99,13 @@ public struct LocalMediaService: MediaService {
 
     public func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
         try ChapterReader.image(path: path, size: size, index: index, timeout: probeTimeout)
+    }
+
+    public func coverArt(path: String, size: Int64) throws -> CoverArt? {
+        try CoverArtReader.read(path: path, timeout: probeTimeout)
+    }
+
+    public func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
+        try StillImage.png(bytes: bytes, codec: codec, width: width, height: height)
     }
 }
