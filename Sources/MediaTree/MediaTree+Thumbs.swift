@@ -7,18 +7,18 @@ extension MediaTree {
     /// - Throws: `TreeError.notFound` at once where the name means no thumbnail of this file;
     ///   the completion gets `TreeError.io` where the frame cannot be made.
     func thumbnail(rel: String, name: String, stat: SourceStat,
-                   completion: @escaping @Sendable (Result<Thumbnail, Error>) -> Void) throws {
+                   completion: @escaping @Sendable (Result<MadeImage, Error>) -> Void) throws {
         let info = try probe(rel: rel, stat: stat)
         guard let request = thumbnailRequest(name: name, info: info) else { throw TreeError.notFound }
         let identity = stat.identity
         let file = MediaFile(path: absolute(rel), size: identity.size,
                              modificationNanoseconds: identity.modificationNanoseconds)
         let shownAs = absolute(rel) + "/thumbs/" + name
-        thumbnails.request(ThumbnailKey(identity: identity, request: request), work: { [media, statistics] in
+        images.request(.thumbnail(identity, request), work: { [media, statistics] in
             do {
                 let made = try media.thumbnail(of: file, request: request)
                 TreeStatistics.count(statistics.thumbnailsMade)
-                return made
+                return MadeImage(png: made.png, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
             } catch {
                 TreeStatistics.count(statistics.thumbnailFailures)
                 throw TreeError.io(path: shownAs, reason: "\(error)")
