@@ -14,7 +14,7 @@ struct LibraryMount {
     func path(_ relative: String) -> String { mount.path(relative) }
 
     /// Copies the library, mounts it on an empty folder with `arguments`, runs `body`, tears down.
-    static func with<T>(_ name: String, arguments: [String] = [],
+    static func with<T>(_ name: String, arguments: [String] = [], environment: [String: String]? = nil,
                         prepare: (String) throws -> Void = { _ in },
                         _ body: (LibraryMount) throws -> T) throws -> T {
         let folder = try TempFolder(name)
@@ -23,7 +23,7 @@ struct LibraryMount {
         try prepare(source)
         let point = try folder.makeFolder("mnt")
         return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"),
-                              arguments: arguments) { mount in
+                              arguments: arguments, environment: environment) { mount in
             try body(LibraryMount(folder: folder, source: source, mount: mount))
         }
     }
