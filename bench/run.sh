@@ -13,6 +13,7 @@
 #   BENCH_MOUNT_OPTS   passed to `mediafs mount -o`
 #   BENCH_TIMEOUT      bound, in seconds, on any one command run against a mount (default 600)
 #   BENCH_OUT          the report to write (default Docs/PERFORMANCE.md)
+#   BENCH_SECTIONS     the sections to run, space-separated (default: all, in the order below)
 #
 # One section per capability: a function `section_<name>` that mounts what it needs, measures,
 # records its figures with the bench.py helpers (bench_section, bench_compare, bench_time,
@@ -37,7 +38,10 @@ else
 fi
 MEDIA=$MEDIA_CACHE/$MODE
 
-SECTIONS=(originals listing thumbs)
+SECTIONS=(originals listing thumbs chapters)
+if [[ -n ${BENCH_SECTIONS:-} ]]; then
+  read -r -a SECTIONS <<<"$BENCH_SECTIONS"
+fi
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
@@ -45,8 +49,8 @@ die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 # ---------------------------------------------------------------------------------------------
 # Prerequisites, binary, media
 
-for tool in python3 ffmpeg ffprobe fusermount3 mountpoint timeout cmp; do
-  command -v "$tool" >/dev/null || die "$tool not found (apt-get install python3 ffmpeg fuse3 util-linux diffutils)"
+for tool in python3 ffmpeg ffprobe fusermount3 mountpoint timeout cmp getfattr; do
+  command -v "$tool" >/dev/null || die "$tool not found (apt-get install python3 ffmpeg fuse3 util-linux diffutils attr)"
 done
 [[ -c /dev/fuse ]] || die "/dev/fuse is missing: FUSE is not available here"
 
@@ -181,6 +185,12 @@ record_peak_rss() {
   else
     "${PY[@]}" value --section memory --label "$2" --value "$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')" --unit MiB
   fi
+}
+
+# mount_counter MOUNTPOINT NAME: one of the daemon's counters from user.mediafs.stats on the mount's root.
+mount_counter() {
+  getfattr -n user.mediafs.stats --only-values "$1" 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], "?"))' "$2" || echo "?"
 }
 
 # Cold-cache figures need root to empty the page cache.
@@ -389,6 +399,42 @@ for t in threads: t.join()
 lister.kill()
 PY
   record_peak_rss "$mnt" "daemon after 8 readers x 200 random thumbnails (240 names, 2 films) with ls -lR"
+  unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section: chapters — `ls -l chapters/` of the film against `ffprobe -show_chapters`
+
+section_chapters() {
+  local name=feature-1080p.mp4
+  local src=$MEDIA/$name mnt=$WORK/mnt-chapters
+  local chapters=$mnt/$name/chapters duration count
+  duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$src")
+  count=$(ffprobe -v error -show_chapters -of csv=p=0 "$src" | grep -c .)
+  bench_section chapters "Chapters: \`ls -l chapters/\` of a film" \
+    "\`ls -l $name/chapters/\` ($(printf '%.0f' "$duration") s, $count chapters, each listed as a PNG whose exact size is known without decoding, plus chapters.json and chapters.txt) against \`ffprobe -v error -show_chapters $name\` (a process that opens the file and prints its chapters). Cold: a fresh daemon before each mount run (\`bench/remount.sh\`, not timed), so the first \`ls -l\` looks the film up (probe), reads its chapters and plans each image$( ((CAN_DROP)) && echo '; page cache emptied before every run of either side'). Warm: the same daemon after one unmeasured listing. Runs alternate between the two sides."
+  mount_mediafs "$MEDIA" "$mnt" chapters
+
+  local listed made
+  listed=$(ls -l "$chapters" | grep -c '\.png$' || true)
+  [[ $listed == "$count" ]] || die "$chapters lists $listed images where ffprobe shows $count chapters"
+  made=$(mount_counter "$mnt" chapter_images_made)
+  [[ $made == 0 ]] || die "listing $chapters made $made images"
+  bench_note chapters "checked: \`ls -l\` lists $listed images, one per chapter ffprobe shows, and made none of them (user.mediafs.stats)"
+
+  local -a drop=()
+  ((CAN_DROP)) && drop=(--drop-caches)
+  bench_compare --section chapters --label cold --runs "$RUNS" --warmup 0 "${drop[@]}" \
+    --ref-name "ffprobe -show_chapters" --mnt-name "ls -l chapters/" --ratio time \
+    --mnt-prepare "$(printf '%q ' "$ROOT/bench/remount.sh" "$BIN" "$MEDIA" "$mnt" "$WORK/state-chapters")" -- \
+    ffprobe -v error -show_chapters "$src" ::: ls -l "$chapters"
+  DAEMON[$mnt]=$(<"$WORK/state-chapters/pid")
+  bench_compare --section chapters --label warm --runs "$RUNS" --warmup 1 \
+    --ref-name "ffprobe -show_chapters" --mnt-name "ls -l chapters/" --ratio time -- \
+    ffprobe -v error -show_chapters "$src" ::: ls -l "$chapters"
+
+  bench_note chapters "the warm daemon read the film's chapters $(mount_counter "$mnt" chapter_lists_read) time(s) and made $(mount_counter "$mnt" chapter_images_made) chapter image(s) over all its listings"
+  record_peak_rss "$mnt" "daemon after the chapters section"
   unmount_mediafs "$mnt"
 }
 

@@ -40,6 +40,19 @@ public protocol MediaService: Sendable {
     /// - Throws: `MediaError` only when nothing can be done: the file cannot be opened (`.notMedia`,
     ///   `.timedOut`), is not of `size` bytes (`.sourceChanged`), or `folder` cannot be written (`.output`).
     func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult]
+
+    /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
+    /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
+    /// decoding. Nil when the file has none.
+    /// - Throws: `MediaError`: `.notMedia`, `.timedOut`.
+    func coverArt(path: String, size: Int64) throws -> CoverArt?
+
+    /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
+    /// and written as a PNG of exactly `width` × `height` pixels (scaled if the picture has
+    /// another size) and `PNGEncoder.encodedSize(width:height:)` bytes. For chapter images and
+    /// covers stored as JPEG; `JPEGHeader.dimensions` gives a JPEG's own size without decoding.
+    /// - Throws: `MediaError`: `.unsupported` (no decoder), `.damaged`, `.imageFailed`.
+    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8]
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -103,5 +116,13 @@ public struct LocalMediaService: MediaService {
 
     public func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
         try TrackExtractor(path: path, size: size, folder: folder, timeout: timeout).run(plan)
+    }
+
+    public func coverArt(path: String, size: Int64) throws -> CoverArt? {
+        try CoverArtReader.read(path: path, timeout: probeTimeout)
+    }
+
+    public func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
+        try StillImage.png(bytes: bytes, codec: codec, width: width, height: height)
     }
 }

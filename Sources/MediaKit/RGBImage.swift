@@ -54,4 +54,20 @@ public struct RGBImage: Sendable, Equatable {
         }
         return RGBImage(width: outWidth, height: outHeight, pixels: out)
     }
+
+    /// The mean luma of the picture, 0 (black) to 255 (white), with BT.601 weights on the RGB
+    /// values (77 R + 150 G + 29 B) / 256: a cheap measure of how dark it is.
+    public var meanLuma: Double {
+        var total = 0
+        pixels.withUnsafeBufferPointer { p in
+            for y in 0..<height {
+                let row = y * stride
+                for x in 0..<width {
+                    let at = row + 3 * x
+                    total += (77 * Int(p[at]) + 150 * Int(p[at + 1]) + 29 * Int(p[at + 2])) >> 8
+                }
+            }
+        }
+        return Double(total) / Double(width * height)
+    }
 }

@@ -49,10 +49,14 @@ public struct Thumbnail: Codable, Sendable, Equatable {
     public var frameTime: Double
     /// Whether the frame shown is a keyframe.
     public var isKeyframe: Bool
+    /// The picture's mean luma, 0 (black) to 255 (white) (`RGBImage.meanLuma`): lets a caller
+    /// tell a black frame (a fade-in) from a picture.
+    public var meanLuma: Double
 
-    public init(png: [UInt8], frameTime: Double, isKeyframe: Bool) {
+    public init(png: [UInt8], frameTime: Double, isKeyframe: Bool, meanLuma: Double = 0) {
         self.png = png
         self.frameTime = frameTime
         self.isKeyframe = isKeyframe
+        self.meanLuma = meanLuma
     }
 }

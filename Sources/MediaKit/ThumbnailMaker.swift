@@ -55,7 +55,8 @@ final class ThumbnailMaker: Sendable {
         let frameTime = session.seconds(forPts: frame.pts)
         let isKeyframe = frame.isKeyframe
         pool.checkIn(session)
-        return Thumbnail(png: try PNGEncoder.encode(upright), frameTime: frameTime, isKeyframe: isKeyframe)
+        return Thumbnail(png: try PNGEncoder.encode(upright), frameTime: frameTime, isKeyframe: isKeyframe,
+                         meanLuma: upright.meanLuma)
     }
 }
 

@@ -14,7 +14,7 @@ extension MediaTree {
             attributes.type = .directory
             attributes.size = 4096
             attributes.links = 2
-        case .mediaFolder, .thumbsFolder:
+        case .mediaFolder, .chaptersFolder, .thumbsFolder:
             attributes.type = .directory
             attributes.permissions = 0o555
             attributes.size = 4096
@@ -24,6 +24,14 @@ extension MediaTree {
         case .info(let rel):
             attributes.permissions = 0o444
             attributes.size = Int64(try infoDocument(rel: rel, stat: stat).count)
+        case .cover, .chapterImage:
+            // Known without decoding: a stored PNG's length, or a PNG written from a known size.
+            guard let plan = try picturePlan(of: node, stat: stat) else { throw TreeError.notFound }
+            attributes.permissions = 0o444
+            attributes.size = Int64(plan.size)
+        case .chaptersJSON(let rel), .chaptersText(let rel):
+            attributes.permissions = 0o444
+            attributes.size = Int64(try chapterDocument(node, rel: rel, stat: stat).count)
         case .thumbnail(let rel, let name):
             // Known from the probe alone: the PNG's length depends only on its dimensions.
             guard let request = thumbnailRequest(name: name, info: try probe(rel: rel, stat: stat)) else {

@@ -1,7 +1,8 @@
 import Foundation
 import MediaKit
 
-/// Extended attributes (`getfattr -d`): what a thumbnail shows, and the mount's counters on its root.
+/// Extended attributes (`getfattr -d`): what a thumbnail shows, what chapter an image is, and the
+/// mount's counters on its root.
 extension MediaTree {
     /// Whether any node may have an attribute called `name` (all of mediafs's are `user.mediafs.*`).
     public static func mayHaveExtendedAttribute(named name: String) -> Bool {
@@ -12,10 +13,15 @@ extension MediaTree {
     /// - Throws: `TreeError.notFound`.
     public func extendedAttributeNames(of inode: UInt64) throws -> [String] {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
-        _ = try validStat(of: node)
+        let stat = try validStat(of: node)
         switch node {
         case .thumbnail:
             return ["user.mediafs.time", "user.mediafs.requested", "user.mediafs.keyframe"]
+        case .chapterImage:
+            let names = Self.chapterAttributes
+            // A frame also tells which frame it is, as a thumbnail does (asking makes the image).
+            if case .frame? = try picturePlan(of: node, stat: stat) { return names + ["user.mediafs.time"] }
+            return names
         case .sourceFolder(let rel) where rel.isEmpty:
             return ["user.mediafs.stats"]
         default:
@@ -36,6 +42,22 @@ extension MediaTree {
             switch node {
             case .sourceFolder:
                 completion(.success(Array(statisticsDocument().utf8)))
+            case .chapterImage(let rel, let imageName):
+                if name == "user.mediafs.time" {
+                    return try picture(of: node, stat: stat) { result in
+                        completion(result.map { Array(TimeText.decimalText($0.frameTime ?? 0).utf8) })
+                    }
+                }
+                let entry = try chapterEntry(rel: rel, name: imageName, stat: stat)
+                let value: String
+                switch name {
+                case "user.mediafs.chapter.start": value = TimeText.decimalText(entry.chapter.start)
+                case "user.mediafs.chapter.end": value = TimeText.decimalText(entry.chapter.end)
+                case "user.mediafs.chapter.title": value = entry.title?.text ?? ""
+                case "user.mediafs.chapter.language": value = entry.title?.language ?? "und"
+                default: value = try picturePlan(of: node, stat: stat)?.kind ?? ""
+                }
+                completion(.success(Array(value.utf8)))
             case .thumbnail(let rel, let thumbName):
                 if name == "user.mediafs.requested" {
                     guard let request = thumbnailRequest(name: thumbName, info: try probe(rel: rel, stat: stat)) else {
@@ -45,8 +67,8 @@ extension MediaTree {
                 }
                 try thumbnail(rel: rel, name: thumbName, stat: stat) { result in
                     completion(result.map { made in
-                        let text = name == "user.mediafs.time" ? TimeText.decimalText(made.frameTime)
-                            : (made.isKeyframe ? "true" : "false")
+                        let text = name == "user.mediafs.time" ? TimeText.decimalText(made.frameTime ?? 0)
+                            : (made.isKeyframe == true ? "true" : "false")
                         return Array(text.utf8)
                     })
                 }
@@ -58,15 +80,25 @@ extension MediaTree {
         }
     }
 
+    /// What every chapter image carries; none of them needs the image.
+    static let chapterAttributes = [
+        "user.mediafs.chapter.start", "user.mediafs.chapter.end", "user.mediafs.chapter.title",
+        "user.mediafs.chapter.language", "user.mediafs.chapter.image",
+    ]
+
     /// `user.mediafs.stats`: the work done since mount, as one line of JSON.
     func statisticsDocument() -> String {
-        let cache = thumbnails.cache.statistics
+        let cache = images.cache.statistics
         let fields: [(String, Int)] = [
             ("probes", statistics.probes.load(ordering: .relaxed)),
             ("probes_from_database", statistics.probesFromDatabase.load(ordering: .relaxed)),
             ("thumbnails_made", statistics.thumbnailsMade.load(ordering: .relaxed)),
             ("thumbnails_from_disk", statistics.thumbnailsFromDisk.load(ordering: .relaxed)),
             ("thumbnail_failures", statistics.thumbnailFailures.load(ordering: .relaxed)),
+            ("chapter_lists_read", statistics.chapterListsRead.load(ordering: .relaxed)),
+            ("chapter_images_made", statistics.chapterImagesMade.load(ordering: .relaxed)),
+            ("covers_made", statistics.coversMade.load(ordering: .relaxed)),
+            ("chapter_image_failures", statistics.chapterImageFailures.load(ordering: .relaxed)),
             ("thumbnail_cache_entries", cache.entries),
             ("thumbnail_cache_bytes", cache.cost),
             ("thumbnail_cache_hits", cache.hits),

@@ -1,41 +1,73 @@
 import MediaKit
 
-/// What a media folder holds, decided from the probe alone (no image is made to list or stat).
+/// What a media folder holds, decided from the probe, the chapter list and at most the headers of
+/// stored pictures: no image is made to list or stat.
 extension MediaTree {
     /// The entries of a media folder or of one of its sub-folders, in listing order.
-    func mediaChildren(of folder: Node, info: MediaInfo) -> [(name: String, node: Node)] {
+    func mediaChildren(of folder: Node, info: MediaInfo, stat: SourceStat) -> [(name: String, node: Node)] {
         switch folder {
         case .mediaFolder(let rel):
             var children: [(name: String, node: Node)] = [
                 (RelPath.lastComponent(rel), .original(rel: rel)), ("info.json", .info(rel: rel)),
             ]
+            if coverPlan(rel: rel, stat: stat, info: info) != nil { children.append(("cover.png", .cover(rel: rel))) }
+            if chapterFolder(rel: rel, stat: stat) != nil { children.append(("chapters", .chaptersFolder(rel: rel))) }
             if thumbnailStream(of: info) != nil { children.append(("thumbs", .thumbsFolder(rel: rel))) }
             return children
+        case .chaptersFolder(let rel):
+            guard let folder = chapterFolder(rel: rel, stat: stat) else { return [] }
+            let images = folder.entries.filter { chapterImagePlan(rel: rel, stat: stat, info: info, entry: $0) != nil }
+            return images.map { ($0.fileName, .chapterImage(rel: rel, name: $0.fileName)) }
+                + [(ChapterFolder.jsonName, .chaptersJSON(rel: rel)), (ChapterFolder.textName, .chaptersText(rel: rel))]
         case .thumbsFolder(let rel):
             guard let stream = thumbnailStream(of: info) else { return [] }
             return ThumbnailListing.names(duration: thumbnailDuration(of: stream, info: info),
                                           interval: settings.thumbnailInterval)
                 .map { ($0, .thumbnail(rel: rel, name: $0)) }
-        case .sourceFolder, .plainFile, .original, .info, .thumbnail:
+        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail:
             return []
         }
     }
 
     /// The node named `name` in a media folder or one of its sub-folders. In `thumbs/`, any valid
-    /// name resolves, listed or not.
-    func mediaChild(named name: String, of folder: Node, info: MediaInfo) -> Node? {
+    /// name resolves, listed or not. Only what the name needs is read: looking up the original or
+    /// `info.json` reads no chapters.
+    func mediaChild(named name: String, of folder: Node, info: MediaInfo, stat: SourceStat) -> Node? {
+        let candidate: Node
         switch folder {
         case .thumbsFolder(let rel):
             return thumbnailRequest(name: name, info: info) == nil ? nil : .thumbnail(rel: rel, name: name)
-        default:
-            return mediaChildren(of: folder, info: info).first { $0.name == name }?.node
+        case .mediaFolder(let rel):
+            switch name {
+            case RelPath.lastComponent(rel): candidate = .original(rel: rel)
+            case "info.json": candidate = .info(rel: rel)
+            case "cover.png": candidate = .cover(rel: rel)
+            case "chapters": candidate = .chaptersFolder(rel: rel)
+            case "thumbs": candidate = .thumbsFolder(rel: rel)
+            default: return nil
+            }
+        case .chaptersFolder(let rel):
+            switch name {
+            case ChapterFolder.jsonName: candidate = .chaptersJSON(rel: rel)
+            case ChapterFolder.textName: candidate = .chaptersText(rel: rel)
+            default: candidate = .chapterImage(rel: rel, name: name)
+            }
+        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail:
+            return nil
         }
+        return exists(candidate, info: info, stat: stat) ? candidate : nil
     }
 
-    /// Whether `node`, inside a media folder, is still there for this probe of its source.
-    func exists(_ node: Node, info: MediaInfo) -> Bool {
+    /// Whether `node`, inside a media folder, is still there for this version of its source.
+    func exists(_ node: Node, info: MediaInfo, stat: SourceStat) -> Bool {
         switch node {
         case .original, .info: return true
+        case .cover(let rel): return coverPlan(rel: rel, stat: stat, info: info) != nil
+        case .chaptersFolder(let rel), .chaptersJSON(let rel), .chaptersText(let rel):
+            return chapterFolder(rel: rel, stat: stat) != nil
+        case .chapterImage(let rel, let name):
+            guard let entry = chapterFolder(rel: rel, stat: stat)?.entry(named: name) else { return false }
+            return chapterImagePlan(rel: rel, stat: stat, info: info, entry: entry) != nil
         case .thumbsFolder: return thumbnailStream(of: info) != nil
         case .thumbnail(_, let name): return thumbnailRequest(name: name, info: info) != nil
         case .sourceFolder, .plainFile, .mediaFolder: return false
@@ -50,8 +82,13 @@ extension MediaTree {
     }
 
     /// The seconds a thumbnail time may reach: the video stream's duration, else the container's.
+    /// Times count from the stream's first frame, so the file's end is taken from there: a WebM
+    /// whose audio starts 7 ms before its video ends 7 ms sooner on the video's clock. The media
+    /// layer answers with the last frame up to the container's end, and with nothing past it.
     func thumbnailDuration(of stream: MediaInfo.Stream, info: MediaInfo) -> Double {
-        let duration = stream.duration ?? info.container.duration ?? 0
+        let containerStart = info.container.startTime ?? 0
+        let fromContainer = info.container.duration.map { containerStart + $0 - (stream.startTime ?? containerStart) }
+        let duration = fromContainer ?? stream.duration ?? 0
         return duration.isFinite && duration > 0 ? duration : 0
     }
 

@@ -62,9 +62,10 @@ extension MediaTree {
         case .mediaFolder(let rel):
             guard classify(rel: rel, stat: stat) == node else { throw TreeError.notFound }
             return stat
-        case .original(let rel), .info(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
+        case .original(let rel), .info(let rel), .cover(let rel), .chaptersFolder(let rel), .chapterImage(let rel, _),
+             .chaptersJSON(let rel), .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
             guard classify(rel: rel, stat: stat) == .mediaFolder(rel: rel),
-                  exists(node, info: try probe(rel: rel, stat: stat)) else { throw TreeError.notFound }
+                  exists(node, info: try probe(rel: rel, stat: stat), stat: stat) else { throw TreeError.notFound }
             return stat
         }
         guard current == node else { throw TreeError.notFound }

@@ -2,12 +2,12 @@ import MediaKit
 
 extension MediaTree {
     /// Hands the thumbnail named `name` of the media file at `rel` to `completion`: from the memory
-    /// cache at once, or once made on the generation pool (shared with everyone asking for the
-    /// same frame meanwhile). Never blocks the caller on a decode.
+    /// cache at once, or from the disk cache or made on the generation pool (shared with everyone
+    /// asking for the same frame meanwhile). Never blocks the caller on a decode.
     /// - Throws: `TreeError.notFound` at once where the name means no thumbnail of this file;
     ///   the completion gets `TreeError.io` where the frame cannot be made.
     func thumbnail(rel: String, name: String, stat: SourceStat,
-                   completion: @escaping @Sendable (Result<Thumbnail, Error>) -> Void) throws {
+                   completion: @escaping @Sendable (Result<MadeImage, Error>) -> Void) throws {
         let info = try probe(rel: rel, stat: stat)
         guard let request = thumbnailRequest(name: name, info: info) else { throw TreeError.notFound }
         let identity = stat.identity
@@ -15,16 +15,16 @@ extension MediaTree {
                              modificationNanoseconds: identity.modificationNanoseconds)
         let shownAs = absolute(rel) + "/thumbs/" + name
         let diskKey = Self.diskKey(identity: identity, request: request)
-        thumbnails.request(ThumbnailKey(identity: identity, request: request), work: { [media, statistics, diskCache] in
+        images.request(.thumbnail(identity, request), work: { [media, statistics, diskCache] in
             if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
                 TreeStatistics.count(statistics.thumbnailsFromDisk)
-                return kept
+                return MadeImage(png: kept.png, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)
             }
             do {
                 let made = try media.thumbnail(of: file, request: request)
                 TreeStatistics.count(statistics.thumbnailsMade)
                 if let diskCache { Self.store(made, in: diskCache, key: diskKey) }
-                return made
+                return MadeImage(png: made.png, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
             } catch {
                 TreeStatistics.count(statistics.thumbnailFailures)
                 throw TreeError.io(path: shownAs, reason: "\(error)")

@@ -24,8 +24,16 @@ public final class MediaTree: Sendable {
     let openedVersions = OpenedVersions()
     /// Rendered `info.json` by source identity and name.
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
-    /// Made thumbnails by source version and request, made on `generation`.
-    let thumbnails: SharedJobs<ThumbnailKey, Thumbnail>
+    /// Chapter folders by source identity, each from one read of the file's chapters; nil for a
+    /// file whose default edition lists no chapter.
+    let chapterFolders = SharedWork<FileIdentity, ChapterFolder?>(capacity: 10_000)
+    /// How `cover.png` and each chapter image are made (and so their sizes), by source identity.
+    let imagePlans = SharedWork<PlanKey, ImagePlan?>(capacity: 100_000)
+    /// Rendered `chapters.json` and `chapters.txt` by source identity and name.
+    let chapterDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
+    /// Made images (thumbnails, chapter images, covers) by source version and what they show,
+    /// made on `generation` and kept in one memory cache.
+    let images: SharedJobs<ImageKey, MadeImage>
     let generation: WorkerPool
     /// Probes kept across mounts (`<cache-dir>/probes.sqlite`); nil with no cache folder.
     let probeDatabase: ProbeDatabase?
@@ -37,9 +45,17 @@ public final class MediaTree: Sendable {
         var name: String
     }
 
-    struct ThumbnailKey: Hashable, Sendable {
+    /// Which image of which version of a file.
+    enum ImageKey: Hashable, Sendable {
+        case thumbnail(FileIdentity, ThumbnailRequest)
+        /// A cover or chapter image; a chapter shown by the cover shares the cover's key.
+        case picture(FileIdentity, ImagePlan)
+    }
+
+    struct PlanKey: Hashable, Sendable {
         var identity: FileIdentity
-        var request: ThumbnailRequest
+        /// nil: `cover.png`; else the chapter's index in the default edition.
+        var chapter: Int?
     }
 
     public init(sourceRoot: String, media: MediaService, logger: Logger, settings: TreeSettings = TreeSettings()) {
@@ -57,8 +73,8 @@ public final class MediaTree: Sendable {
         self.settings = settings
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
-        thumbnails = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
-                                cost: { $0.png.count })
+        images = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
+                            cost: { $0.png.count })
     }
 
     func absolute(_ rel: String) -> String {
@@ -78,7 +94,7 @@ public final class MediaTree: Sendable {
         }
         let stat = try validStat(of: parentNode)
         let info = try probe(rel: parentNode.rel, stat: stat)
-        guard let node = mediaChild(named: name, of: parentNode, info: info) else { throw TreeError.notFound }
+        guard let node = mediaChild(named: name, of: parentNode, info: info, stat: stat) else { throw TreeError.notFound }
         return try attributes(of: node, stat: stat)
     }
 
@@ -97,7 +113,7 @@ public final class MediaTree: Sendable {
         let stat = try validStat(of: node)
         if case .sourceFolder(let rel) = node { return try listSourceFolder(rel: rel) }
         let info = try probe(rel: node.rel, stat: stat)
-        return try mediaChildren(of: node, info: info).map {
+        return try mediaChildren(of: node, info: info, stat: stat).map {
             DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
         }
     }
@@ -116,11 +132,18 @@ public final class MediaTree: Sendable {
                 completion(.success(try SourceFileContent(path: absolute(rel), keepsKernelCache: unchanged)))
             case .info(let rel):
                 completion(.success(BytesContent(bytes: try infoDocument(rel: rel, stat: stat), keepsKernelCache: unchanged)))
+            case .chaptersJSON(let rel), .chaptersText(let rel):
+                let bytes = try chapterDocument(node, rel: rel, stat: stat)
+                completion(.success(BytesContent(bytes: bytes, keepsKernelCache: unchanged)))
             case .thumbnail(let rel, let name):
                 try thumbnail(rel: rel, name: name, stat: stat) { result in
                     completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
                 }
-            case .sourceFolder, .mediaFolder, .thumbsFolder:
+            case .cover, .chapterImage:
+                try picture(of: node, stat: stat) { result in
+                    completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
+                }
+            case .sourceFolder, .mediaFolder, .chaptersFolder, .thumbsFolder:
                 throw TreeError.isDirectory
             }
         } catch {

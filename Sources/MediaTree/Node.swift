@@ -14,6 +14,16 @@ public enum Node: Hashable, Sendable {
     case original(rel: String)
     /// Inside a media folder: `info.json`.
     case info(rel: String)
+    /// Inside a media folder: `cover.png`, the file's cover art.
+    case cover(rel: String)
+    /// Inside a media folder: `chapters/`.
+    case chaptersFolder(rel: String)
+    /// Inside `chapters/`: one chapter's image, by its file name.
+    case chapterImage(rel: String, name: String)
+    /// Inside `chapters/`: `chapters.json`.
+    case chaptersJSON(rel: String)
+    /// Inside `chapters/`: `chapters.txt`.
+    case chaptersText(rel: String)
     /// Inside a media folder: `thumbs/`.
     case thumbsFolder(rel: String)
     /// Inside `thumbs/`: one image, by the name it was asked by (several names may mean one image).
@@ -23,15 +33,16 @@ public enum Node: Hashable, Sendable {
     public var rel: String {
         switch self {
         case .sourceFolder(let rel), .plainFile(let rel), .mediaFolder(let rel), .original(let rel), .info(let rel),
-             .thumbsFolder(let rel), .thumbnail(let rel, _):
+             .cover(let rel), .chaptersFolder(let rel), .chapterImage(let rel, _), .chaptersJSON(let rel),
+             .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
             return rel
         }
     }
 
     public var isDirectory: Bool {
         switch self {
-        case .sourceFolder, .mediaFolder, .thumbsFolder: return true
-        case .plainFile, .original, .info, .thumbnail: return false
+        case .sourceFolder, .mediaFolder, .chaptersFolder, .thumbsFolder: return true
+        case .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail: return false
         }
     }
 }

@@ -7,7 +7,11 @@ public struct TreeSettings: Sendable {
     public var thumbnailBox: ThumbnailBox = .width(320)
     /// Whole seconds between the thumbnails `thumbs/` lists; nil picks one per duration (`--thumb-interval`).
     public var thumbnailInterval: Int?
-    /// Bytes of made images kept in memory.
+    /// The reader's languages, most preferred first (BCP-47 tags or ISO 639 codes): the chapter
+    /// titles shown are those that best match them (`--languages`; the CLI's default comes from
+    /// the environment, `PreferredLanguages.fromProcessEnvironment`). Empty: no preference.
+    public var preferredLanguages: [String] = []
+    /// Bytes of made images kept in memory (thumbnails, chapter images, covers).
     public var memoryCacheBytes = 256 << 20
     /// Threads making images at once; each may use FFmpeg's own threads as well.
     public var generationThreads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -13,6 +13,14 @@ public final class TreeStatistics: Sendable {
     let thumbnailsMade = Atomic<Int>(0)
     /// Thumbnails the media layer could not make.
     let thumbnailFailures = Atomic<Int>(0)
+    /// Chapter lists read (one per version of a media file whose folder was listed or looked into).
+    let chapterListsRead = Atomic<Int>(0)
+    /// Chapter images made (frames decoded, artwork copied or converted).
+    let chapterImagesMade = Atomic<Int>(0)
+    /// `cover.png` images made (also those shown as chapter images of an audio file).
+    let coversMade = Atomic<Int>(0)
+    /// Chapter images and covers that could not be made.
+    let chapterImageFailures = Atomic<Int>(0)
 
     public init() {}
 

@@ -17,6 +17,8 @@ enum Background {
         arguments += ["--cache-size", command.cacheSize]
         if let cacheDir = command.cacheDir { arguments += ["--cache-dir", MountPreflight.absolute(cacheDir)] }
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
+        // Without --languages the daemon reads the same environment (it inherits it).
+        if let languages = command.languages { arguments += ["--languages", languages] }
         if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
         for option in command.options { arguments += ["-o", option] }
         arguments += [source, mountpoint]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FuseBridge
+import Foundation
 import Glibc
 import Logging
 import MediaKit
@@ -57,6 +58,12 @@ struct MountCommand: ParsableCommand {
                                valueName: "size"))
     var cacheSize: String = "2G"
 
+    @Option(help: ArgumentHelp("""
+        The languages chapter titles are shown in, most preferred first, comma-separated: fr,en or \
+        fr-CA,eng (BCP-47 or ISO 639 codes). Default: from LANGUAGE, then LC_ALL, LC_MESSAGES, LANG.
+        """, valueName: "codes"))
+    var languages: String?
+
     /// Set by the background parent: the pipe on which the daemon says it is ready.
     @Option(help: .private)
     var readyFd: Int32?
@@ -96,7 +103,19 @@ struct MountCommand: ParsableCommand {
         }
         settings.diskCacheBytes = diskBytes
         settings.cacheDirectory = CacheFolder.resolve(cacheDir)
+        settings.preferredLanguages = try preferredLanguages()
         return settings
+    }
+
+    /// `--languages` as a list, or the environment's preferences without it.
+    /// - Throws: `ValidationError` for an entry that is not a language code.
+    func preferredLanguages() throws -> [String] {
+        guard let languages else { return PreferredLanguages.fromProcessEnvironment() }
+        let codes = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for code in codes where LanguageCode(code) == nil {
+            throw ValidationError("--languages: '\(code)' is not a language code (like fr, fra, fr-CA)")
+        }
+        return codes
     }
 
     func run() throws {

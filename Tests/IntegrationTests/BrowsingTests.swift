@@ -8,9 +8,7 @@ import TestSupport
         try LibraryMount.with("browse") { library in
             for relative in Library.mediaFolders {
                 let listing = try Command.run(["ls", "-1", "--", library.path(relative)])
-                let name = (relative as NSString).lastPathComponent
-                let expected = [name, "info.json"] + (Library.withoutVideo.contains(relative) ? [] : ["thumbs"])
-                #expect(listing.stdout.split(separator: "\n").map(String.init).sorted() == expected.sorted(),
+                #expect(listing.stdout.split(separator: "\n").map(String.init).sorted() == Library.folderNames(relative),
                         "\(relative): \(listing)")
                 expectSuccess(try Command.run(["cmp", "--", library.source + "/" + relative,
                                                library.path(Library.original(relative))]), relative)
@@ -39,7 +37,7 @@ import TestSupport
             files = folders = images = 0
             problems = []
             for folder, _, _ in os.walk(root):
-                if folder.endswith("feature-truncated.mp4/thumbs"):
+                if folder.endswith("feature-truncated.mp4/thumbs") or folder.endswith("feature-truncated.mp4/chapters"):
                     continue  # frames past the cut give EIO (ThumbsTests checks them)
                 for entry in os.scandir(folder):
                     st = os.lstat(entry.path)
@@ -69,9 +67,10 @@ import TestSupport
             expectSuccess(check)
             let counts = check.stdout.split(separator: "\n").first?.split(separator: " ").compactMap { Int($0) } ?? []
             // 12 media folders × (original + info.json) + 8 plain files (with the library's hidden
-            // .fixtures-stamp); 12 media folders + 11 thumbs/ (not the audiobook's) + 6 source
-            // folders; and the images listed in thumbs/.
-            #expect(counts.count == 3 && counts[0] == 32 && counts[1] == 29 && counts[2] > 40, "\(check.stdout)")
+            // .fixtures-stamp) + 3 chapter folders read (not the truncated film's) × (chapters.json +
+            // chapters.txt); 12 media folders + 11 thumbs/ (not the audiobook's) + 4 chapters/ + 6
+            // source folders; and the images listed in thumbs/ and chapters/ and the covers.
+            #expect(counts.count == 3 && counts[0] == 38 && counts[1] == 33 && counts[2] > 60, "\(check.stdout)")
         }
     }
 
@@ -86,11 +85,13 @@ import TestSupport
             let statted = expectSuccess(try Command.shell(
                 #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
             let lines = find.stdout.split(separator: "\n")
-            #expect(lines.filter { !$0.contains("/thumbs/") }.count == 32, "\(find.stdout)")
+            // The originals, info.json and plain files, and 2 covers; 24 chapter images and 4 × 2 documents.
+            #expect(lines.filter { !$0.contains("/thumbs/") && !$0.contains("/chapters/") }.count == 34, "\(find.stdout)")
+            #expect(lines.filter { $0.contains("/chapters/") }.count == 32, "\(find.stdout)")
             #expect(lines.filter { $0.contains("/thumbs/") }.count > 100, "\(find.stdout)")
             #expect(find.stdout == statted.stdout)
             let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))
-            #expect(folders.stdout.split(separator: "\n").count == 29, "\(folders.stdout)")
+            #expect(folders.stdout.split(separator: "\n").count == 33, "\(folders.stdout)")
         }
     }
 

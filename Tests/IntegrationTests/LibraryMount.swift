@@ -14,7 +14,7 @@ struct LibraryMount {
     func path(_ relative: String) -> String { mount.path(relative) }
 
     /// Copies the library, mounts it on an empty folder with `arguments`, runs `body`, tears down.
-    static func with<T>(_ name: String, arguments: [String] = [],
+    static func with<T>(_ name: String, arguments: [String] = [], environment: [String: String]? = nil,
                         prepare: (String) throws -> Void = { _ in },
                         _ body: (LibraryMount) throws -> T) throws -> T {
         let folder = try TempFolder(name)
@@ -23,7 +23,7 @@ struct LibraryMount {
         try prepare(source)
         let point = try folder.makeFolder("mnt")
         return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"),
-                              arguments: arguments) { mount in
+                              arguments: arguments, environment: environment) { mount in
             try body(LibraryMount(folder: folder, source: source, mount: mount))
         }
     }
@@ -53,6 +53,19 @@ enum Library {
 
     /// Media folders without a video stream, and so without thumbs/.
     static let withoutVideo: Set<String> = ["audio/audiobook.m4a"]
+    /// Media folders with chapters/ (and the number of chapters each lists).
+    static let chapterCounts: [String: Int] = [
+        "feature-1080p.mp4": 6, "movie-1080p.mkv": 8, "audio/audiobook.m4a": 4, "broken/feature-truncated.mp4": 6,
+    ]
+    /// Media folders with cover.png.
+    static let withCover: Set<String> = ["movie-1080p.mkv", "audio/audiobook.m4a"]
+
+    /// The names a media folder lists, sorted.
+    static func folderNames(_ relative: String) -> [String] {
+        let name = (relative as NSString).lastPathComponent
+        return ([name, "info.json"] + (withoutVideo.contains(relative) ? [] : ["thumbs"])
+            + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.png"] : [])).sorted()
+    }
 
     /// Where the original of a media file sits through the mount: `Name.ext/Name.ext`.
     static func original(_ relative: String) -> String {

@@ -21,7 +21,8 @@ final class CountingMediaService: MediaService {
     }
 
     func chapters(path: String, size: Int64) throws -> ChapterList {
-        try inner.chapters(path: path, size: size)
+        counts.withLock { $0["chapters " + path, default: 0] += 1 }
+        return try inner.chapters(path: path, size: size)
     }
 
     func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
@@ -32,10 +33,28 @@ final class CountingMediaService: MediaService {
         try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
     }
 
+    func coverArt(path: String, size: Int64) throws -> CoverArt? {
+        try inner.coverArt(path: path, size: size)
+    }
+
+    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
+        counts.withLock { $0["still image", default: 0] += 1 }
+        return try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     func thumbnails(of path: String) -> Int { counts.withLock { $0["thumbnail " + path] ?? 0 } }
+    /// Chapter lists read, of every file.
+    var chapterReads: Int { counts.withLock { $0.filter { $0.key.hasPrefix("chapters ") }.values.reduce(0, +) } }
+    /// Pictures decoded (JPEG chapter images and covers converted to PNG).
+    var stillImages: Int { counts.withLock { $0["still image"] ?? 0 } }
     /// Probes made, of every file.
-    var total: Int { counts.withLock { $0.filter { !$0.key.hasPrefix("thumbnail ") }.values.reduce(0, +) } }
+    var total: Int {
+        counts.withLock {
+            $0.filter { !$0.key.hasPrefix("thumbnail ") && !$0.key.hasPrefix("chapters ") && $0.key != "still image" }
+                .values.reduce(0, +)
+        }
+    }
 }
 
 /// A private source folder for one test: a few files of the test library, copied, so the test may
@@ -48,13 +67,18 @@ final class TreeFixture {
     /// Whether this fixture made `source` (and removes it).
     private let ownsSource: Bool
 
+    /// - Parameters:
+    ///   - files: files of the test library (`TestMedia`) to copy, by relative path.
+    ///   - chapterFiles: files of the chapter media (`ChapterMedia`) to copy into `chapters/`.
     init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"],
-         settings: TreeSettings = TreeSettings()) throws {
+         chapterFiles: [String] = [], settings: TreeSettings = TreeSettings()) throws {
         source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-tree-\(UUID().uuidString)")
-        for file in files {
-            let target = source.appendingPathComponent(file)
+        let copies = try files.map { ($0, try TestMedia.file($0)) }
+            + chapterFiles.map { ("chapters/" + $0, try ChapterMedia.file($0)) }
+        for (relative, origin) in copies {
+            let target = source.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: try TestMedia.file(file), to: target)
+            try FileManager.default.copyItem(at: origin, to: target)
         }
         ownsSource = true
         tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)

@@ -32,9 +32,11 @@ public final class Mount: @unchecked Sendable {
     /// `timeout` seconds, until the mount answers.
     /// - Parameters:
     ///   - arguments: more arguments for `mediafs mount` (e.g. `["-o", "…"]`, `["--log-level", "debug"]`).
+    ///   - environment: the daemon's whole environment; nil for this process's.
     /// - Throws: `HarnessError` (after tearing down) when the daemon dies or the mount does not
     ///   answer in time; the message holds the daemon's log.
-    public init(source: String, point: String, log: String, arguments: [String] = [], timeout: Double = 20) throws {
+    public init(source: String, point: String, log: String, arguments: [String] = [], timeout: Double = 20,
+                environment: [String: String]? = nil) throws {
         self.source = source
         self.point = point
         self.logPath = log
@@ -48,7 +50,7 @@ public final class Mount: @unchecked Sendable {
             arguments += ["--cache-dir", (log as NSString).deletingLastPathComponent + "/cache"]
         }
         daemon = try ChildProcess([Self.binary, "mount", "--foreground"] + arguments + [source, point],
-                                  stdout: .appending(log), stderr: .appending(log))
+                                  stdout: .appending(log), stderr: .appending(log), environment: environment)
         Daemons.register(daemon.pid)
         do {
             try waitUntilReady(timeout: timeout)
@@ -63,8 +65,10 @@ public final class Mount: @unchecked Sendable {
     /// Runs `body` with a mount of `source` on `point` and tears the mount down afterwards in
     /// every case (also when `body` throws).
     public static func with<T>(source: String, point: String, log: String, arguments: [String] = [],
-                               timeout: Double = 20, _ body: (Mount) throws -> T) throws -> T {
-        let mount = try Mount(source: source, point: point, log: log, arguments: arguments, timeout: timeout)
+                               timeout: Double = 20, environment: [String: String]? = nil,
+                               _ body: (Mount) throws -> T) throws -> T {
+        let mount = try Mount(source: source, point: point, log: log, arguments: arguments, timeout: timeout,
+                              environment: environment)
         defer { mount.teardown() }
         return try body(mount)
     }

@@ -62,6 +62,30 @@ public final class ProbeDatabase: Sendable {
         }
     }
 
+    /// Another result read from a file and kept the same way, under a `kind` of its own that also
+    /// serves as its fingerprint (e.g. `chapters-1`): nil when not kept or unreadable.
+    public func value<T: Decodable>(_ type: T.Type, kind: String, for identity: FileIdentity) -> T? {
+        let data = try? database.pool.read { db in
+            try Data.fetchOne(db, sql: """
+                SELECT info FROM probe
+                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint = ?
+                """, arguments: Self.arguments(identity, fingerprint: kind))
+        }
+        guard let data = data ?? nil else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
+    }
+
+    /// Keeps `value` for the file at `identity` under `kind`. Errors are dropped, as for probes.
+    public func store<T: Encodable>(_ value: T, kind: String, for identity: FileIdentity) {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        try? database.pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
+                VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
+                """, arguments: Self.arguments(identity, fingerprint: kind) + [data, Int64(Date().timeIntervalSince1970)])
+        }
+    }
+
     /// Whether a failure is worth keeping: true where probing the same bytes again would fail again.
     public static func isLasting(_ error: MediaError) -> Bool {
         switch error {
@@ -70,9 +94,11 @@ public final class ProbeDatabase: Sendable {
         }
     }
 
-    /// Rows kept.
+    /// Probes kept (not counting other kinds of results).
     public func count() throws -> Int {
-        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe") ?? 0 }
+        try database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe WHERE fingerprint = ?", arguments: [Self.fingerprint]) ?? 0
+        }
     }
 
     /// Forgets every probe.
@@ -80,7 +106,7 @@ public final class ProbeDatabase: Sendable {
         _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM probe") }
     }
 
-    private static func arguments(_ identity: FileIdentity) -> StatementArguments {
+    private static func arguments(_ identity: FileIdentity, fingerprint: String = fingerprint) -> StatementArguments {
         [Int64(bitPattern: identity.device), Int64(bitPattern: identity.inode), identity.size,
          identity.modificationNanoseconds, fingerprint]
     }
