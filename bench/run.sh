@@ -38,7 +38,7 @@ else
 fi
 MEDIA=$MEDIA_CACHE/$MODE
 
-SECTIONS=(originals listing thumbs chapters)
+SECTIONS=(originals listing thumbs chapters library)
 if [[ -n ${BENCH_SECTIONS:-} ]]; then
   read -r -a SECTIONS <<<"$BENCH_SECTIONS"
 fi
@@ -90,7 +90,8 @@ declare -A CONN      # mount point -> FUSE connection number (the mount's minor 
 # directory ($WORK/state-NAME), so that nothing persisted by an earlier mount is reused.
 mount_mediafs() {
   local src=$1 mnt=$2 state=$WORK/state-$3
-  rm -rf "$state"
+  # A fourth argument "keep": reuse the state directory (and so the cache folder) of an earlier mount.
+  [[ ${4:-} == keep ]] || rm -rf "$state"
   mkdir -p "$mnt" "$state/cache"
   local -a opts=()
   [[ -z $MOUNT_OPTS ]] || opts=(-o "$MOUNT_OPTS")
@@ -436,6 +437,45 @@ section_chapters() {
   bench_note chapters "the warm daemon read the film's chapters $(mount_counter "$mnt" chapter_lists_read) time(s) and made $(mount_counter "$mnt" chapter_images_made) chapter image(s) over all its listings"
   record_peak_rss "$mnt" "daemon after the chapters section"
   unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section: library — `ls -lR` of a 10,000-entry library: first mount, and a remount over the same
+# cache folder, against the source and against ffprobe of every file
+
+section_library() {
+  local size=${BENCH_LIBRARY_SIZE:-10000}
+  local lib=$WORK/library-big mnt=$WORK/mnt-library n=0 i src
+  mkdir -p "$lib"
+  for ((i = 0; i < size; i++, n++)); do
+    src=${LIBRARY_MEDIA[n % ${#LIBRARY_MEDIA[@]}]}
+    ((i % 100)) || mkdir -p "$lib/shelf-$((i / 100))"
+    ln "$MEDIA/$src" "$lib/shelf-$((i / 100))/$(printf '%05d %s' "$i" "$(basename "$src")")"
+  done
+  bench_section library "Library: \`ls -lR\` of $size media files, first mount and remount" \
+    "$size media files (hard links to the ${#LIBRARY_MEDIA[@]} distinct $MODE test files) in $((size / 100)) folders of 100. First mount: \`ls -lR\` of a fresh mount with an empty cache folder, which probes every file (and lists every thumbs/ and chapters/ folder; $( ((CAN_DROP)) && echo 'page cache emptied first' || echo 'page cache not emptied')). Remount: the same cache folder, a new daemon; \`ls -lR\` then answers from the probe database without opening a media file. Against \`ls -lR\` of the source and, for the first mount, \`ffprobe\` of every file (run $(nproc) at a time on a sample of at most 1,000 files). The mount lists far more than the source: each media file is a folder with the original, info.json, thumbs/ (a few dozen names) and chapters/."
+  local -a drop=()
+  ((CAN_DROP)) && drop=(--drop-caches)
+  mount_mediafs "$lib" "$mnt" library
+  bench_time --section library --label "mount, first ls -lR (probing, empty cache folder)" --runs 1 "${drop[@]}" -- ls -lR "$mnt"
+  local entries
+  entries=$(find "$mnt" -mindepth 1 | wc -l)
+  bench_note library "the mount shows $entries entries, the source $(find "$lib" -mindepth 1 | wc -l)"
+  record_peak_rss "$mnt" "daemon after the first ls -lR of $size media files"
+  unmount_mediafs "$mnt"
+  mount_mediafs "$lib" "$mnt" library keep
+  bench_compare --section library --label "remount, ls -lR" --runs "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 0 \
+    --ref-name "direct" --mnt-name "mount" --ratio time --goal-max 3 -- ls -lR "$lib" ::: ls -lR "$mnt"
+  local probes
+  probes=$(getfattr -n user.mediafs.stats --only-values "$mnt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["probes"], d["probes_from_database"])' || echo "? ?")
+  bench_note library "after the remount's listings: probes made / answered from the database: ${probes/ / \/ }"
+  record_peak_rss "$mnt" "daemon after ls -lR of $size media files, remounted"
+  unmount_mediafs "$mnt"
+  local sample=$(( size < 1000 ? size : 1000 ))
+  bench_time --section library --label "ffprobe of $sample of the files, $(nproc) at a time (x$((size / sample)) for all)" --runs 1 "${drop[@]}" -- \
+    bash -c 'find "$1" -type f | head -"$3" | xargs -d "\n" -P "$2" -n 1 ffprobe -v error -show_format -show_streams >/dev/null 2>&1; true' sh "$lib" "$(nproc)" "$sample"
+  bench_note library "the files are hard links to ${#LIBRARY_MEDIA[@]} distinct files, so the first mount probes only those (its probe cache is keyed by device, inode, size and mtime); ffprobe opens every name"
+  rm -rf "$lib"
 }
 
 # ---------------------------------------------------------------------------------------------
