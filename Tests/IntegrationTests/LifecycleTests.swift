@@ -53,7 +53,10 @@ import TestSupport
             // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3
             // in the daemon's process group) must survive it to remove the mount.
             #expect(library.mount.signal(SIGKILL) == .signalled(SIGKILL))
-            #expect(library.mount.waitUntilUnmounted(timeout: 10))
+            let gone = library.mount.waitUntilUnmounted(timeout: 30)
+            let helpers = gone ? "" : ((try? Command.run(["ps", "-eo", "pid,pgid,stat,args"]))?.stdout ?? "")
+                .split(separator: "\n").filter { $0.contains("fusermount3") }.joined(separator: "\n")
+            #expect(gone, "still mounted 30 s after SIGKILL; fusermount3 processes:\n\(helpers)\nlog:\n\(library.mount.log)")
             var st = stat()
             #expect(stat(library.mount.point, &st) == 0, "stat of the mount point: \(String(cString: strerror(errno)))")
             #expect(library.mount.teardownSteps.isEmpty)
