@@ -10,13 +10,16 @@ extension MediaTree {
                 (RelPath.lastComponent(rel), .original(rel: rel)), ("info.json", .info(rel: rel)),
             ]
             if thumbnailStream(of: info) != nil { children.append(("thumbs", .thumbsFolder(rel: rel))) }
+            if !TrackPlan(info: info).isEmpty { children.append(("tracks", .tracksFolder(rel: rel))) }
             return children
         case .thumbsFolder(let rel):
             guard let stream = thumbnailStream(of: info) else { return [] }
             return ThumbnailListing.names(duration: thumbnailDuration(of: stream, info: info),
                                           interval: settings.thumbnailInterval)
                 .map { ($0, .thumbnail(rel: rel, name: $0)) }
-        case .sourceFolder, .plainFile, .original, .info, .thumbnail:
+        case .tracksFolder, .trackGroup:
+            return trackChildren(of: folder, info: info)
+        case .sourceFolder, .plainFile, .original, .info, .thumbnail, .track:
             return []
         }
     }
@@ -38,6 +41,7 @@ extension MediaTree {
         case .original, .info: return true
         case .thumbsFolder: return thumbnailStream(of: info) != nil
         case .thumbnail(_, let name): return thumbnailRequest(name: name, info: info) != nil
+        case .tracksFolder, .trackGroup, .track: return trackExists(node, info: info)
         case .sourceFolder, .plainFile, .mediaFolder: return false
         }
     }

@@ -46,7 +46,8 @@ extension MediaTree {
         case .mediaFolder(let rel):
             guard classify(rel: rel, stat: stat) == node else { throw TreeError.notFound }
             return stat
-        case .original(let rel), .info(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
+        case .original(let rel), .info(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _),
+             .tracksFolder(let rel), .trackGroup(let rel, _), .track(let rel, _, _):
             guard classify(rel: rel, stat: stat) == .mediaFolder(rel: rel),
                   exists(node, info: try probe(rel: rel, stat: stat)) else { throw TreeError.notFound }
             return stat

@@ -27,6 +27,8 @@ public final class MediaTree: Sendable {
     /// Made thumbnails by source version and request, made on `generation`.
     let thumbnails: SharedJobs<ThumbnailKey, Thumbnail>
     let generation: WorkerPool
+    /// Extracted tracks: passes on a pool of their own, kept in the cache folder.
+    let tracks: TrackStore
 
     struct InfoKey: Hashable, Sendable {
         var identity: FileIdentity
@@ -54,6 +56,13 @@ public final class MediaTree: Sendable {
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         thumbnails = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
                                 cost: { $0.png.count })
+        tracks = TrackStore(settings: settings, logger: logger, statistics: statistics)
+    }
+
+    /// Removes what the tree keeps only for this mount (a private track folder under /tmp, made
+    /// when the cache folder could not be written). Call once, at unmount.
+    public func close() {
+        tracks.close()
     }
 
     func absolute(_ rel: String) -> String {
@@ -84,7 +93,8 @@ public final class MediaTree: Sendable {
         return try attributes(of: node, stat: validStat(of: node))
     }
 
-    /// The names in the folder numbered `inode`, each with its attributes. Makes no image.
+    /// The names in the folder numbered `inode`, each with its attributes. Makes no image and runs
+    /// no track pass: a track folder's entries carry their name and type only (`nameAndTypeOnly`).
     /// - Throws: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
@@ -92,13 +102,15 @@ public final class MediaTree: Sendable {
         let stat = try validStat(of: node)
         if case .sourceFolder(let rel) = node { return try listSourceFolder(rel: rel) }
         let info = try probe(rel: node.rel, stat: stat)
+        if case .trackGroup = node { return trackListing(of: node, info: info, stat: stat) }
         return try mediaChildren(of: node, info: info).map {
             DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
         }
     }
 
     /// Opens the file numbered `inode` for reading and hands it to `completion`: at once for the
-    /// source's files and documents, from the generation pool once an image is made.
+    /// source's files and documents, from the generation pool once an image is made, from the
+    /// tracks pool once a track's pass is done.
     /// Errors: `TreeError.isDirectory`, `.notFound`, `.io`.
     public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<any FileContent, Error>) -> Void) {
         do {
@@ -115,7 +127,10 @@ public final class MediaTree: Sendable {
                 try thumbnail(rel: rel, name: name, stat: stat) { result in
                     completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
                 }
-            case .sourceFolder, .mediaFolder, .thumbsFolder:
+            case .track(let rel, let group, let name):
+                try openTrack(rel: rel, group: group, name: name, stat: stat, keepsKernelCache: unchanged,
+                              completion: completion)
+            case .sourceFolder, .mediaFolder, .thumbsFolder, .tracksFolder, .trackGroup:
                 throw TreeError.isDirectory
             }
         } catch {

@@ -7,10 +7,24 @@ public struct TreeSettings: Sendable {
     public var thumbnailBox: ThumbnailBox = .width(320)
     /// Whole seconds between the thumbnails `thumbs/` lists; nil picks one per duration (`--thumb-interval`).
     public var thumbnailInterval: Int?
+    /// The reader's languages, most preferred first (BCP-47 tags or ISO 639 codes): the chapter
+    /// titles shown are those that best match them, and the folders of `tracks/` list the tracks
+    /// in the best matching language first (`--languages`; the CLI's default comes from
+    /// the environment, `PreferredLanguages.fromProcessEnvironment`). Empty: no preference.
+    public var preferredLanguages: [String] = []
     /// Bytes of made images kept in memory.
     public var memoryCacheBytes = 256 << 20
     /// Threads making images at once; each may use FFmpeg's own threads as well.
     public var generationThreads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The folder whose `tracks/` sub-folder keeps extracted tracks between mounts (`--cache-dir`;
+    /// the CLI's default is `$XDG_CACHE_HOME/mediafs`, else `~/.cache/mediafs`). Nil, or a folder
+    /// that cannot be written: a private folder under /tmp, removed by `MediaTree.close()`.
+    public var cacheDirectory: String?
+    /// Passes over media files extracting tracks at once (each reads a whole file), on threads of
+    /// their own so that thumbnails and listings stay responsive meanwhile.
+    public var trackThreads = min(2, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    /// Seconds one pass over a file (all its tracks) may take before its unfinished tracks fail.
+    public var trackTimeout: Double = 900
 
     public init() {}
 }

@@ -9,6 +9,14 @@ public final class TreeStatistics: Sendable {
     let thumbnailsMade = Atomic<Int>(0)
     /// Thumbnails the media layer could not make.
     let thumbnailFailures = Atomic<Int>(0)
+    /// Passes over media files that extracted tracks (each reads the whole file once).
+    let trackPasses = Atomic<Int>(0)
+    /// Sets of tracks found complete on disk, made by an earlier pass or an earlier mount.
+    let trackSetsReused = Atomic<Int>(0)
+    /// Track files made by the passes.
+    let tracksMade = Atomic<Int>(0)
+    /// Track files the passes could not make.
+    let trackFailures = Atomic<Int>(0)
 
     public init() {}
 

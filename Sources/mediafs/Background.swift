@@ -15,6 +15,8 @@ enum Background {
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache)]
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
+        arguments += ["--cache-dir", command.cacheDirectory]
+        if let languages = command.languages { arguments += ["--languages", languages] }
         if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
         for option in command.options { arguments += ["-o", option] }
         arguments += [source, mountpoint]

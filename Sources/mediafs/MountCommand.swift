@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import FuseBridge
 import Glibc
 import Logging
@@ -49,6 +50,14 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
     var memoryCache: Int = 256
 
+    @Option(help: ArgumentHelp("Where extracted tracks are kept between mounts (default: $XDG_CACHE_HOME/mediafs, else ~/.cache/mediafs).",
+                               valueName: "path"))
+    var cacheDir: String?
+
+    @Option(help: ArgumentHelp("Preferred languages, most preferred first, e.g. fr,en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG).",
+                               valueName: "codes"))
+    var languages: String?
+
     /// Set by the background parent: the pipe on which the daemon says it is ready.
     @Option(help: .private)
     var readyFd: Int32?
@@ -83,7 +92,25 @@ struct MountCommand: ParsableCommand {
         }
         guard memoryCache >= 0 else { throw ValidationError("--memory-cache must not be negative") }
         settings.memoryCacheBytes = memoryCache << 20
+        settings.cacheDirectory = cacheDirectory
+        if let languages {
+            let codes = languages.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }
+            guard codes.allSatisfy({ !$0.isEmpty && LanguageCode($0) != nil }) else {
+                throw ValidationError("--languages must be language codes separated by commas, like fr,en (not '\(languages)')")
+            }
+            settings.preferredLanguages = codes
+        } else {
+            settings.preferredLanguages = PreferredLanguages.fromProcessEnvironment()
+        }
         return settings
+    }
+
+    /// `--cache-dir` as an absolute path, else `$XDG_CACHE_HOME/mediafs`, else `~/.cache/mediafs`.
+    var cacheDirectory: String {
+        if let cacheDir, !cacheDir.isEmpty { return MountPreflight.absolute(cacheDir) }
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/mediafs" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/mediafs"
     }
 
     func run() throws {
@@ -127,9 +154,11 @@ struct MountCommand: ParsableCommand {
         } catch {
             logger.error("\(error)")
             ready?.send("failed: \(error)")
+            tree.close()
             if let pidFile { unlink(pidFile) }
             Glibc.exit(1)
         }
+        tree.close()
         if let pidFile { unlink(pidFile) }
         Glibc.exit(0)
     }

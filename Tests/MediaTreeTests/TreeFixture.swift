@@ -29,13 +29,18 @@ final class CountingMediaService: MediaService {
     }
 
     func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
+        counts.withLock { $0["tracks " + path, default: 0] += 1 }
+        return try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
     }
 
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     func thumbnails(of path: String) -> Int { counts.withLock { $0["thumbnail " + path] ?? 0 } }
+    /// Passes extracting tracks from the file at `path`.
+    func trackPasses(of path: String) -> Int { counts.withLock { $0["tracks " + path] ?? 0 } }
     /// Probes made, of every file.
-    var total: Int { counts.withLock { $0.filter { !$0.key.hasPrefix("thumbnail ") }.values.reduce(0, +) } }
+    var total: Int {
+        counts.withLock { $0.filter { !$0.key.hasPrefix("thumbnail ") && !$0.key.hasPrefix("tracks ") }.values.reduce(0, +) }
+    }
 }
 
 /// A private source folder for one test: a few files of the test library, copied, so the test may
@@ -45,17 +50,21 @@ final class TreeFixture {
     let media = CountingMediaService()
     let tree: MediaTree
 
-    init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"]) throws {
+    init(files: [String] = ["feature-1080p.mp4", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm", "audio/song.mp3"],
+         settings: TreeSettings = TreeSettings()) throws {
         source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-tree-\(UUID().uuidString)")
         for file in files {
             let target = source.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try TestMedia.file(file), to: target)
         }
-        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"))
+        tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
     }
 
-    deinit { try? FileManager.default.removeItem(at: source) }
+    deinit {
+        tree.close()
+        try? FileManager.default.removeItem(at: source)
+    }
 
     func path(_ relative: String) -> String { source.appendingPathComponent(relative).path }
 
