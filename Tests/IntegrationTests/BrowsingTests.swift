@@ -9,7 +9,8 @@ import TestSupport
             for relative in Library.mediaFolders {
                 let listing = try Command.run(["ls", "-1", "--", library.path(relative)])
                 let name = (relative as NSString).lastPathComponent
-                let expected = [name, "info.json"] + (Library.withoutVideo.contains(relative) ? [] : ["thumbs"])
+                // Every media file of the library has audio, and so tracks/.
+                let expected = [name, "info.json", "tracks"] + (Library.withoutVideo.contains(relative) ? [] : ["thumbs"])
                 #expect(listing.stdout.split(separator: "\n").map(String.init).sorted() == expected.sorted(),
                         "\(relative): \(listing)")
                 expectSuccess(try Command.run(["cmp", "--", library.source + "/" + relative,
@@ -69,9 +70,10 @@ import TestSupport
             expectSuccess(check)
             let counts = check.stdout.split(separator: "\n").first?.split(separator: " ").compactMap { Int($0) } ?? []
             // 12 media folders × (original + info.json) + 8 plain files (with the library's hidden
-            // .fixtures-stamp); 12 media folders + 11 thumbs/ (not the audiobook's) + 6 source
-            // folders; and the images listed in thumbs/.
-            #expect(counts.count == 3 && counts[0] == 32 && counts[1] == 29 && counts[2] > 40, "\(check.stdout)")
+            // .fixtures-stamp) + 31 track files; 12 media folders + 11 thumbs/ (not the
+            // audiobook's) + 6 source folders + 12 tracks/ with 17 group folders; and the images
+            // listed in thumbs/.
+            #expect(counts.count == 3 && counts[0] == 63 && counts[1] == 58 && counts[2] > 40, "\(check.stdout)")
         }
     }
 
@@ -86,11 +88,11 @@ import TestSupport
             let statted = expectSuccess(try Command.shell(
                 #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
             let lines = find.stdout.split(separator: "\n")
-            #expect(lines.filter { !$0.contains("/thumbs/") }.count == 32, "\(find.stdout)")
+            #expect(lines.filter { !$0.contains("/thumbs/") }.count == 63, "\(find.stdout)")
             #expect(lines.filter { $0.contains("/thumbs/") }.count > 100, "\(find.stdout)")
             #expect(find.stdout == statted.stdout)
             let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))
-            #expect(folders.stdout.split(separator: "\n").count == 29, "\(folders.stdout)")
+            #expect(folders.stdout.split(separator: "\n").count == 58, "\(folders.stdout)")
         }
     }
 
