@@ -21,9 +21,10 @@ Subcommands (all take --results FILE):
   time     --section ID --label L [--runs N] [--drop-caches] [--bytes N] -- COMMAND...
   compare  --section ID --label L [--runs N] [--warmup N] [--drop-caches] [--bytes N]
            --ref-name NAME --mnt-name NAME --ratio throughput|time [--goal-min X | --goal-max X]
-           -- REFERENCE COMMAND... ::: MOUNT COMMAND...
+           [--mnt-setup BASH-COMMAND] -- REFERENCE COMMAND... ::: MOUNT COMMAND...
            Runs the two commands alternately (reference, then mount), so that drift in the
-           machine's state affects both alike; records two timings and their ratio.
+           machine's state affects both alike; records two timings and their ratio. --mnt-setup
+           runs, untimed, before each run of the mount command (a fresh mount, say).
   report   [--markdown FILE]
 """
 
@@ -34,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
@@ -58,15 +60,27 @@ def run_timed(argv):
     """Run argv with its output discarded; return wall seconds. Exit the helper on failure.
 
     A command stuck on a hung mount cannot always be killed (state D), so on timeout the child is
-    signalled but not waited for: run.sh's cleanup aborts the FUSE connection, which frees it."""
+    signalled but not waited for: run.sh's cleanup aborts the FUSE connection, which frees it.
+
+    The wait blocks in waitpid (a watchdog thread enforces the bound): Popen.wait(timeout=...)
+    polls with sleeps of up to 50 ms, which rounded every time up to the next poll."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            rc = proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
+
+        def expire():
             proc.kill()
-            sys.exit(f"bench.py: timed out after {TIMEOUT:.0f}s: {' '.join(argv)}")
+            sys.stderr.write(f"bench.py: timed out after {TIMEOUT:.0f}s: {' '.join(argv)}\n")
+            sys.stderr.flush()
+            os._exit(1)
+
+        watchdog = threading.Timer(TIMEOUT, expire)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            rc = proc.wait()
+        finally:
+            watchdog.cancel()
         elapsed = time.perf_counter() - start
         if rc != 0:
             err.seek(0)
@@ -106,12 +120,14 @@ def cmd_compare(a, argv):
     ref, mnt = argv[:cut], argv[cut + 1:]
     for _ in range(a.warmup):
         run_timed(ref)
+        mnt_setup(a)
         run_timed(mnt)
     ref_t, mnt_t = [], []
     for _ in range(a.runs):
         if a.drop_caches:
             drop_caches()
         ref_t.append(run_timed(ref))
+        mnt_setup(a)
         if a.drop_caches:
             drop_caches()
         mnt_t.append(run_timed(mnt))
@@ -133,6 +149,16 @@ def cmd_compare(a, argv):
         record.update(goal=f"<= {a.goal_max:g}", met=value <= a.goal_max)
     append(a.results, record)
     print("  " + ratio_text(record), flush=True)
+
+
+def mnt_setup(a):
+    """Run --mnt-setup (say, a fresh mount with an empty cache folder), untimed; exit on failure."""
+    if not a.mnt_setup:
+        return
+    done = subprocess.run(["bash", "-c", a.mnt_setup], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        sys.exit(f"bench.py: setup failed (status {done.returncode}): {a.mnt_setup}\n  {done.stdout}{done.stderr}")
 
 
 def ratio_text(r):
@@ -349,6 +375,7 @@ def main():
             q.add_argument("--ratio", choices=["throughput", "time"], required=True)
             q.add_argument("--goal-min", type=float)
             q.add_argument("--goal-max", type=float)
+            q.add_argument("--mnt-setup", help="a bash command run, untimed, before each run of the mount command")
 
     q = sub.add_parser("report")
     q.add_argument("--markdown")

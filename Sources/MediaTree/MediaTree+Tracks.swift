@@ -165,10 +165,14 @@ extension MediaTree {
     /// each track that could not be made (file, track, reason) and each cut short by damage.
     func runPass(path: String, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
         TreeStatistics.count(statistics.trackPasses)
+        let started = ContinuousClock.now
         let results: [TrackResult]
         do {
             results = try media.extractTracks(path: path, size: size, plan: plan, into: folder,
                                               timeout: settings.trackTimeout)
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.info("extracted the tracks of \(path): \(results.filter { $0.track != nil }.count) of \(results.count) files in \((seconds * 1000).rounded() / 1000) s")
         } catch {
             statistics.trackFailures.add(plan.entries.count, ordering: .relaxed)
             logger.warning("cannot extract the tracks of \(path): \(error)")
