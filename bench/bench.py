@@ -21,10 +21,12 @@ Subcommands (all take --results FILE):
   time     --section ID --label L [--runs N] [--drop-caches] [--bytes N] -- COMMAND...
   compare  --section ID --label L [--runs N] [--warmup N] [--drop-caches] [--bytes N]
            --ref-name NAME --mnt-name NAME --ratio throughput|time [--goal-min X | --goal-max X]
-           [--mnt-setup BASH-COMMAND] -- REFERENCE COMMAND... ::: MOUNT COMMAND...
+           [--mnt-prepare SHELL-COMMAND]
+           -- REFERENCE COMMAND... ::: MOUNT COMMAND...
            Runs the two commands alternately (reference, then mount), so that drift in the
-           machine's state affects both alike; records two timings and their ratio. --mnt-setup
-           runs, untimed, before each run of the mount command (a fresh mount, say).
+           machine's state affects both alike; records two timings and their ratio.
+           --mnt-prepare runs (with bash -c, untimed) before every run of the mount command,
+           warm-ups included: a fresh mount for cold figures, say.
   report   [--markdown FILE]
 """
 
@@ -118,16 +120,21 @@ def cmd_compare(a, argv):
         sys.exit("bench.py compare: expected REFERENCE ::: MOUNT commands")
     cut = argv.index(":::")
     ref, mnt = argv[:cut], argv[cut + 1:]
+
+    def prepare():
+        if a.mnt_prepare:
+            run_timed(["bash", "-c", a.mnt_prepare])
+
     for _ in range(a.warmup):
         run_timed(ref)
-        mnt_setup(a)
+        prepare()
         run_timed(mnt)
     ref_t, mnt_t = [], []
     for _ in range(a.runs):
         if a.drop_caches:
             drop_caches()
         ref_t.append(run_timed(ref))
-        mnt_setup(a)
+        prepare()
         if a.drop_caches:
             drop_caches()
         mnt_t.append(run_timed(mnt))
@@ -149,16 +156,6 @@ def cmd_compare(a, argv):
         record.update(goal=f"<= {a.goal_max:g}", met=value <= a.goal_max)
     append(a.results, record)
     print("  " + ratio_text(record), flush=True)
-
-
-def mnt_setup(a):
-    """Run --mnt-setup (say, a fresh mount with an empty cache folder), untimed; exit on failure."""
-    if not a.mnt_setup:
-        return
-    done = subprocess.run(["bash", "-c", a.mnt_setup], stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=TIMEOUT)
-    if done.returncode != 0:
-        sys.exit(f"bench.py: setup failed (status {done.returncode}): {a.mnt_setup}\n  {done.stdout}{done.stderr}")
 
 
 def ratio_text(r):
@@ -375,7 +372,7 @@ def main():
             q.add_argument("--ratio", choices=["throughput", "time"], required=True)
             q.add_argument("--goal-min", type=float)
             q.add_argument("--goal-max", type=float)
-            q.add_argument("--mnt-setup", help="a bash command run, untimed, before each run of the mount command")
+            q.add_argument("--mnt-prepare")
 
     q = sub.add_parser("report")
     q.add_argument("--markdown")

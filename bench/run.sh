@@ -13,7 +13,7 @@
 #   BENCH_MOUNT_OPTS   passed to `mediafs mount -o`
 #   BENCH_TIMEOUT      bound, in seconds, on any one command run against a mount (default 600)
 #   BENCH_OUT          the report to write (default Docs/PERFORMANCE.md)
-#   BENCH_SECTIONS     the sections to run, space-separated (default: all, in order)
+#   BENCH_SECTIONS     the sections to run, space-separated (default: all, in the order below)
 #
 # One section per capability: a function `section_<name>` that mounts what it needs, measures,
 # records its figures with the bench.py helpers (bench_section, bench_compare, bench_time,
@@ -38,7 +38,10 @@ else
 fi
 MEDIA=$MEDIA_CACHE/$MODE
 
-read -r -a SECTIONS <<<"${BENCH_SECTIONS:-originals listing thumbs tracks}"
+SECTIONS=(originals listing thumbs tracks)
+if [[ -n ${BENCH_SECTIONS:-} ]]; then
+  read -r -a SECTIONS <<<"$BENCH_SECTIONS"
+fi
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
@@ -421,10 +424,10 @@ section_tracks() {
   local -a mnt_subs=(bash -c 'rm -rf "$2" && mkdir -p "$2" && cp "$1"/legible/* "$2"/' sh "$tracks" "$out/mnt-subs")
   bench_compare --section tracks --label "all subtitles, cold" --runs "$RUNS" --warmup 1 \
     --ref-name "ffmpeg -map 0:s:N -c:s srt, once per stream" --mnt-name "cp tracks/legible/*" --ratio time --goal-max 0.7 \
-    --mnt-setup "$(printf '%q ' "${setup[@]}") cold" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cold" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
   bench_compare --section tracks --label "all subtitles, cached (remount)" --runs "$RUNS" --warmup 1 \
     --ref-name "ffmpeg -map 0:s:N -c:s srt, once per stream" --mnt-name "cp tracks/legible/*" --ratio time \
-    --mnt-setup "$(printf '%q ' "${setup[@]}") cached" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cached" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
 
   audio_name=$(cd "$tracks/audible" && ls -U | grep '^fra ' | head -1)
   [[ -n $audio_name ]] || die "no French audio track in $tracks/audible"
@@ -432,10 +435,10 @@ section_tracks() {
   local -a mnt_audio=(cp "$tracks/audible/$audio_name" "$out/mnt.mka")
   bench_compare --section tracks --label "one audio track (AC-3), cold" --runs "$RUNS" --warmup 1 \
     --ref-name "ffmpeg -map 0:a:1 -c copy" --mnt-name "cp tracks/audible/fra…" --ratio time --goal-max 1.0 \
-    --mnt-setup "$(printf '%q ' "${setup[@]}") cold" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cold" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
   bench_compare --section tracks --label "one audio track (AC-3), cached (remount)" --runs "$RUNS" --warmup 1 \
     --ref-name "ffmpeg -map 0:a:1 -c copy" --mnt-name "cp tracks/audible/fra…" --ratio time --goal-max 1.0 \
-    --mnt-setup "$(printf '%q ' "${setup[@]}") cached" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cached" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
   bench_note tracks "the cold pass makes every audio and subtitle file of the film at once (the issue's one pass per file), so a cold copy of one audio track also writes the other audio tracks and the subtitles; the cached row is a copy from the cache folder"
 
   DAEMON[$mnt]=$(<"$state/pid")

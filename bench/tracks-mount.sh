@@ -2,7 +2,7 @@
 # bench/tracks-mount.sh BIN SOURCE MOUNTPOINT STATE cold|cached: (re)mounts SOURCE on MOUNTPOINT
 # with a fresh daemon whose cache folder is STATE/cache/mediafs (XDG_CACHE_HOME=STATE/cache),
 # emptied first for "cold", kept for "cached". The untimed setup before each timed copy of the
-# tracks section (bench.py compare --mnt-setup). The daemon's pid goes to STATE/pid.
+# tracks section (bench.py compare --mnt-prepare). The daemon's pid goes to STATE/pid.
 set -euo pipefail
 bin=$1 source=$2 mnt=$3 state=$4 mode=$5
 mkdir -p "$state" "$mnt"

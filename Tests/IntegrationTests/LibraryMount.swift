@@ -13,10 +13,6 @@ struct LibraryMount {
     /// `mount.path(relative)`.
     func path(_ relative: String) -> String { mount.path(relative) }
 
-    /// The cache folder the mount uses unless `arguments` name one: the test's own, `cache` beside
-    /// the source (so tests never write in the user's cache).
-    var cache: String { folder.path("cache") }
-
     /// Copies the library, mounts it on an empty folder with `arguments`, runs `body`, tears down.
     static func with<T>(_ name: String, arguments: [String] = [],
                         prepare: (String) throws -> Void = { _ in },
@@ -26,9 +22,8 @@ struct LibraryMount {
         let source = try folder.copyOfLibrary()
         try prepare(source)
         let point = try folder.makeFolder("mnt")
-        let cache = arguments.contains("--cache-dir") ? [] : ["--cache-dir", folder.path("cache")]
         return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"),
-                              arguments: cache + arguments) { mount in
+                              arguments: arguments) { mount in
             try body(LibraryMount(folder: folder, source: source, mount: mount))
         }
     }

@@ -41,6 +41,12 @@ public final class Mount: @unchecked Sendable {
         guard access(Self.binary, X_OK) == 0 else {
             throw HarnessError("no mediafs binary at \(Self.binary): run `swift build` first or set MEDIAFS_BIN")
         }
+        // A cache folder of the test's own (beside its log) unless the test names one: counts of
+        // probes and images made must not depend on what earlier runs kept.
+        var arguments = arguments
+        if !arguments.contains("--cache-dir") {
+            arguments += ["--cache-dir", (log as NSString).deletingLastPathComponent + "/cache"]
+        }
         daemon = try ChildProcess([Self.binary, "mount", "--foreground"] + arguments + [source, point],
                                   stdout: .appending(log), stderr: .appending(log))
         Daemons.register(daemon.pid)
