@@ -37,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
@@ -61,15 +62,27 @@ def run_timed(argv):
     """Run argv with its output discarded; return wall seconds. Exit the helper on failure.
 
     A command stuck on a hung mount cannot always be killed (state D), so on timeout the child is
-    signalled but not waited for: run.sh's cleanup aborts the FUSE connection, which frees it."""
+    signalled but not waited for: run.sh's cleanup aborts the FUSE connection, which frees it.
+
+    The wait blocks in waitpid (a watchdog thread enforces the bound): Popen.wait(timeout=...)
+    polls with sleeps of up to 50 ms, which rounded every time up to the next poll."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            rc = proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
+
+        def expire():
             proc.kill()
-            sys.exit(f"bench.py: timed out after {TIMEOUT:.0f}s: {' '.join(argv)}")
+            sys.stderr.write(f"bench.py: timed out after {TIMEOUT:.0f}s: {' '.join(argv)}\n")
+            sys.stderr.flush()
+            os._exit(1)
+
+        watchdog = threading.Timer(TIMEOUT, expire)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            rc = proc.wait()
+        finally:
+            watchdog.cancel()
         elapsed = time.perf_counter() - start
         if rc != 0:
             err.seek(0)

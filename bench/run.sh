@@ -38,7 +38,7 @@ else
 fi
 MEDIA=$MEDIA_CACHE/$MODE
 
-SECTIONS=(originals listing thumbs chapters library)
+SECTIONS=(originals listing thumbs chapters tracks library)
 if [[ -n ${BENCH_SECTIONS:-} ]]; then
   read -r -a SECTIONS <<<"$BENCH_SECTIONS"
 fi
@@ -436,6 +436,67 @@ section_chapters() {
 
   bench_note chapters "the warm daemon read the film's chapters $(mount_counter "$mnt" chapter_lists_read) time(s) and made $(mount_counter "$mnt" chapter_images_made) chapter image(s) over all its listings"
   record_peak_rss "$mnt" "daemon after the chapters section"
+  unmount_mediafs "$mnt"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section: tracks — subtitles and audio of the MKV through the mount against the ffmpeg command
+
+# track_passes MOUNTPOINT: passes the daemon ran extracting tracks (from user.mediafs.stats).
+track_passes() {
+  python3 -c 'import json, os, sys; print(json.loads(os.getxattr(sys.argv[1], "user.mediafs.stats"))["track_passes"])' "$1"
+}
+
+section_tracks() {
+  local name=movie-1080p.mkv
+  local src=$MEDIA/$name mnt=$WORK/mnt-tracks out=$WORK/track-out state=$WORK/state-tracks
+  local tracks=$mnt/$name/tracks duration subs audio_name
+  duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$src")
+  subs=$(ffprobe -v error -select_streams s -show_entries stream=index -of csv=p=0 "$src" | wc -l)
+  mkdir -p "$out"
+  bench_section tracks "Tracks: subtitles and audio extracted through the mount" \
+    "\`$name\` ($(printf '%.0f' "$duration") s, $(awk -v b="$(stat -c %s "$src")" 'BEGIN { printf "%.0f MB", b / 1e6 }'), 3 audio and $subs subtitle streams). Cold: each mount-side run starts from a fresh mount with an empty cache folder (mounting is not timed), so the copy's first \`stat\` runs the file's one pass, which makes every audio and subtitle file at once. Cached: a fresh mount on the cache folder the cold runs filled, so the files come from disk. The page cache is warm for both sides (the source was read by the runs before). Runs alternate between the two sides."
+
+  # (Re)mounts before each mount-side run; the section's cleanup knows the mount point.
+  local -a setup=("$ROOT/bench/tracks-mount.sh" "$BIN" "$MEDIA" "$mnt" "$state")
+  MOUNTS+=("$mnt")
+  "${setup[@]}" cold
+  CONN[$mnt]=$(mountpoint -d "$mnt" | cut -d: -f2)
+  DAEMON[$mnt]=$(<"$state/pid")
+  ls "$tracks"/*/ >/dev/null
+  local passes
+  passes=$(track_passes "$mnt")
+  [[ $passes == 0 ]] || die "ls of tracks/*/ ran $passes track pass(es); it must run none"
+  cp "$tracks"/legible/* "$out"/ && ffmpeg -nostdin -v error -y -i "$src" -map 0:s:0 -c:s srt "$out/ref.srt"
+  cmp -s "$out/ref.srt" "$tracks/legible/eng English SRT.srt" ||
+    bench_note tracks "the first SubRip file differs from ffmpeg's conversion (timings and texts are checked by the tests)"
+  passes=$(track_passes "$mnt")
+  bench_note tracks "checked: \`ls tracks/*/\` ran no pass; copying legible/ ran $passes pass; legible/ holds $(ls "$tracks/legible" | wc -l) files for $subs streams (SubRip and WebVTT each, ASS also as it is)"
+
+  local -a ref_subs=(bash -c 'rm -rf "$2" && mkdir -p "$2" && for ((n = 0; n < $3; n++)); do ffmpeg -nostdin -v error -y -i "$1" -map "0:s:$n" -c:s srt "$2/$n.srt" || exit; done' sh "$src" "$out/ref-subs" "$subs")
+  local -a mnt_subs=(bash -c 'rm -rf "$2" && mkdir -p "$2" && cp "$1"/legible/* "$2"/' sh "$tracks" "$out/mnt-subs")
+  bench_compare --section tracks --label "all subtitles, cold" --runs "$RUNS" --warmup 1 \
+    --ref-name "ffmpeg -map 0:s:N -c:s srt, once per stream" --mnt-name "cp tracks/legible/*" --ratio time --goal-max 0.7 \
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cold" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
+  bench_compare --section tracks --label "all subtitles, cached (remount)" --runs "$RUNS" --warmup 1 \
+    --ref-name "ffmpeg -map 0:s:N -c:s srt, once per stream" --mnt-name "cp tracks/legible/*" --ratio time \
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cached" -- "${ref_subs[@]}" ::: "${mnt_subs[@]}"
+
+  audio_name=$(cd "$tracks/audible" && ls -U | grep '^fra ' | head -1)
+  [[ -n $audio_name ]] || die "no French audio track in $tracks/audible"
+  local -a ref_audio=(ffmpeg -nostdin -v error -y -i "$src" -map 0:a:1 -c copy "$out/ref.mka")
+  local -a mnt_audio=(cp "$tracks/audible/$audio_name" "$out/mnt.mka")
+  bench_compare --section tracks --label "one audio track (AC-3), cold" --runs "$RUNS" --warmup 1 \
+    --ref-name "ffmpeg -map 0:a:1 -c copy" --mnt-name "cp tracks/audible/fra…" --ratio time --goal-max 1.0 \
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cold" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
+  bench_compare --section tracks --label "one audio track (AC-3), cached (remount)" --runs "$RUNS" --warmup 1 \
+    --ref-name "ffmpeg -map 0:a:1 -c copy" --mnt-name "cp tracks/audible/fra…" --ratio time --goal-max 1.0 \
+    --mnt-prepare "$(printf '%q ' "${setup[@]}") cached" -- "${ref_audio[@]}" ::: "${mnt_audio[@]}"
+  bench_note tracks "the cold pass makes every audio and subtitle file of the film at once (the issue's one pass per file), so a cold copy of one audio track also writes the other audio tracks and the subtitles; the cached row is a copy from the cache folder"
+
+  DAEMON[$mnt]=$(<"$state/pid")
+  CONN[$mnt]=$(mountpoint -d "$mnt" | cut -d: -f2)
+  record_peak_rss "$mnt" "daemon after the tracks section (one pass over the film)"
   unmount_mediafs "$mnt"
 }
 

@@ -15,7 +15,9 @@ extension FuseFileSystem {
 
     /// Serves entries from index `offset`, as many as fit in `size` bytes. With `plus` (readdirplus)
     /// each entry carries its attributes, and so counts as a lookup, as `lookup` replies do; "." and
-    /// ".." carry none (inode 0), so the kernel does not count them.
+    /// "..", and entries the tree knows by name and type only (track files, whose size needs a
+    /// pass), carry none (node id 0: fs/fuse/readdir.c `fuse_direntplus_link` then only lists the
+    /// name), so the kernel does not count them.
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
         var buffer = [CChar](repeating: 0, count: size)
@@ -32,7 +34,9 @@ extension FuseFileSystem {
                 let listed = handle.listing[index - DirectoryHandle.dots]
                 name = listed.name
                 entry.attr = listed.attributes.stat
-                if plus {
+                // An entry known by name and type only goes without attributes (node id 0): the
+                // kernel then lists it and caches nothing, and looks it up when someone stats it.
+                if plus && !listed.nameAndTypeOnly {
                     entry.ino = fuse_ino_t(listed.inode)
                     entry.generation = 1
                     entry.attr_timeout = timeouts.attributes

@@ -4,19 +4,23 @@ import MediaTree
 
 /// What each request does. Each method answers its request exactly once.
 extension FuseFileSystem {
+    /// A track file's size needs its pass: the tree answers it through the completion, from the
+    /// tracks pool once the pass is done, so no thread of ours waits for it.
     func lookup(parent: UInt64, name: String, request: Request) {
-        do {
-            request.reply(entry: try tree.lookup(parent: parent, name: name))
-        } catch {
-            request.fail(error, "lookup of \(name) in inode \(parent)")
+        tree.lookup(parent: parent, name: name) { result in
+            switch result {
+            case .success(let attributes): request.reply(entry: attributes)
+            case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
+            }
         }
     }
 
     func getattr(_ inode: UInt64, request: Request) {
-        do {
-            request.reply(attributes: try tree.attributes(of: inode))
-        } catch {
-            request.fail(error, "getattr of inode \(inode)")
+        tree.attributes(of: inode) { result in
+            switch result {
+            case .success(let attributes): request.reply(attributes: attributes)
+            case .failure(let error): request.fail(error, "getattr of inode \(inode)")
+            }
         }
     }
 

@@ -29,7 +29,12 @@ public struct Attributes: Sendable, Equatable {
 /// (served to the kernel with the names by readdirplus).
 public struct DirectoryEntry: Sendable, Equatable {
     public var name: String
+    /// With `nameAndTypeOnly`, only `inode` and `type` are meaningful.
     public var attributes: Attributes
+    /// The listing knows only the entry's name, inode number and type: the rest needs work that a
+    /// plain `ls` must not cause (a track file's size needs a pass over its media file). Readdirplus
+    /// then gives no attributes for it, and the kernel looks the name up when someone stats it.
+    public var nameAndTypeOnly = false
     public var inode: UInt64 { attributes.inode }
     public var type: Attributes.FileType { attributes.type }
 }

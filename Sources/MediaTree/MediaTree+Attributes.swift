@@ -14,7 +14,7 @@ extension MediaTree {
             attributes.type = .directory
             attributes.size = 4096
             attributes.links = 2
-        case .mediaFolder, .chaptersFolder, .thumbsFolder:
+        case .mediaFolder, .chaptersFolder, .thumbsFolder, .tracksFolder, .trackGroup:
             attributes.type = .directory
             attributes.permissions = 0o555
             attributes.size = 4096
@@ -39,6 +39,10 @@ extension MediaTree {
             }
             attributes.permissions = 0o444
             attributes.size = Int64(PNGEncoder.encodedSize(width: request.width, height: request.height))
+        case .track(let rel, let group, let name):
+            // Known only once the file's pass has run (waited for here; FuseBridge asks without waiting).
+            attributes.permissions = 0o444
+            attributes.size = try trackFileWaiting(rel: rel, group: group, name: name, stat: stat).size
         }
         return attributes
     }

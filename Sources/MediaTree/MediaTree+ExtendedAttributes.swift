@@ -103,6 +103,10 @@ extension MediaTree {
             ("thumbnail_cache_bytes", cache.cost),
             ("thumbnail_cache_hits", cache.hits),
             ("thumbnail_cache_misses", cache.misses),
+            ("track_passes", statistics.trackPasses.load(ordering: .relaxed)),
+            ("track_sets_reused", statistics.trackSetsReused.load(ordering: .relaxed)),
+            ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
+            ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

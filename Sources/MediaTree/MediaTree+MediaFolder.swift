@@ -13,6 +13,7 @@ extension MediaTree {
             if coverPlan(rel: rel, stat: stat, info: info) != nil { children.append(("cover.png", .cover(rel: rel))) }
             if chapterFolder(rel: rel, stat: stat) != nil { children.append(("chapters", .chaptersFolder(rel: rel))) }
             if thumbnailStream(of: info) != nil { children.append(("thumbs", .thumbsFolder(rel: rel))) }
+            if !TrackPlan(info: info).isEmpty { children.append(("tracks", .tracksFolder(rel: rel))) }
             return children
         case .chaptersFolder(let rel):
             guard let folder = chapterFolder(rel: rel, stat: stat) else { return [] }
@@ -24,7 +25,10 @@ extension MediaTree {
             return ThumbnailListing.names(duration: thumbnailDuration(of: stream, info: info),
                                           interval: settings.thumbnailInterval)
                 .map { ($0, .thumbnail(rel: rel, name: $0)) }
-        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail:
+        case .tracksFolder, .trackGroup:
+            return trackChildren(of: folder, info: info)
+        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail,
+             .track:
             return []
         }
     }
@@ -44,6 +48,7 @@ extension MediaTree {
             case "cover.png": candidate = .cover(rel: rel)
             case "chapters": candidate = .chaptersFolder(rel: rel)
             case "thumbs": candidate = .thumbsFolder(rel: rel)
+            case "tracks": candidate = .tracksFolder(rel: rel)
             default: return nil
             }
         case .chaptersFolder(let rel):
@@ -52,7 +57,10 @@ extension MediaTree {
             case ChapterFolder.textName: candidate = .chaptersText(rel: rel)
             default: candidate = .chapterImage(rel: rel, name: name)
             }
-        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail:
+        case .tracksFolder, .trackGroup:
+            return trackChildren(of: folder, info: info).first { $0.name == name }?.node
+        case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail,
+             .track:
             return nil
         }
         return exists(candidate, info: info, stat: stat) ? candidate : nil
@@ -70,6 +78,7 @@ extension MediaTree {
             return chapterImagePlan(rel: rel, stat: stat, info: info, entry: entry) != nil
         case .thumbsFolder: return thumbnailStream(of: info) != nil
         case .thumbnail(_, let name): return thumbnailRequest(name: name, info: info) != nil
+        case .tracksFolder, .trackGroup, .track: return trackExists(node, info: info)
         case .sourceFolder, .plainFile, .mediaFolder: return false
         }
     }
@@ -81,7 +90,7 @@ extension MediaTree {
         return candidates.first { $0.disposition.contains("default") } ?? candidates.first
     }
 
-    /// The seconds a thumbnail time may reach: the video stream's duration, else the container's.
+    /// The seconds a thumbnail time may reach: the container's end, else the video stream's duration.
     /// Times count from the stream's first frame, so the file's end is taken from there: a WebM
     /// whose audio starts 7 ms before its video ends 7 ms sooner on the video's clock. The media
     /// layer answers with the last frame up to the container's end, and with nothing past it.

@@ -63,7 +63,8 @@ extension MediaTree {
             guard classify(rel: rel, stat: stat) == node else { throw TreeError.notFound }
             return stat
         case .original(let rel), .info(let rel), .cover(let rel), .chaptersFolder(let rel), .chapterImage(let rel, _),
-             .chaptersJSON(let rel), .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
+             .chaptersJSON(let rel), .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _),
+             .tracksFolder(let rel), .trackGroup(let rel, _), .track(let rel, _, _):
             guard classify(rel: rel, stat: stat) == .mediaFolder(rel: rel),
                   exists(node, info: try probe(rel: rel, stat: stat), stat: stat) else { throw TreeError.notFound }
             return stat

@@ -39,6 +39,8 @@ public final class MediaTree: Sendable {
     let probeDatabase: ProbeDatabase?
     /// Made files kept across mounts (`<cache-dir>/files/`); nil with no cache folder.
     let diskCache: DiskCache?
+    /// Extracted tracks: passes on a pool of their own, kept in the cache folder.
+    let tracks: TrackStore
 
     struct InfoKey: Hashable, Sendable {
         var identity: FileIdentity
@@ -75,6 +77,13 @@ public final class MediaTree: Sendable {
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
         images = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
                             cost: { $0.png.count })
+        tracks = TrackStore(settings: settings, logger: logger, statistics: statistics)
+    }
+
+    /// Removes what the tree keeps only for this mount (a private track folder under /tmp, made
+    /// when the cache folder could not be written). Call once, at unmount.
+    public func close() {
+        tracks.close()
     }
 
     func absolute(_ rel: String) -> String {
@@ -105,7 +114,8 @@ public final class MediaTree: Sendable {
         return try attributes(of: node, stat: validStat(of: node))
     }
 
-    /// The names in the folder numbered `inode`, each with its attributes. Makes no image.
+    /// The names in the folder numbered `inode`, each with its attributes. Makes no image and runs
+    /// no track pass: a track folder's entries carry their name and type only (`nameAndTypeOnly`).
     /// - Throws: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
@@ -113,13 +123,15 @@ public final class MediaTree: Sendable {
         let stat = try validStat(of: node)
         if case .sourceFolder(let rel) = node { return try listSourceFolder(rel: rel) }
         let info = try probe(rel: node.rel, stat: stat)
+        if case .trackGroup = node { return trackListing(of: node, info: info, stat: stat) }
         return try mediaChildren(of: node, info: info, stat: stat).map {
             DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
         }
     }
 
     /// Opens the file numbered `inode` for reading and hands it to `completion`: at once for the
-    /// source's files and documents, from the generation pool once an image is made.
+    /// source's files and documents, from the generation pool once an image is made, from the
+    /// tracks pool once a track's pass is done.
     /// Errors: `TreeError.isDirectory`, `.notFound`, `.io`.
     public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<any FileContent, Error>) -> Void) {
         do {
@@ -143,7 +155,10 @@ public final class MediaTree: Sendable {
                 try picture(of: node, stat: stat) { result in
                     completion(result.map { BytesContent(bytes: $0.png, keepsKernelCache: unchanged) })
                 }
-            case .sourceFolder, .mediaFolder, .chaptersFolder, .thumbsFolder:
+            case .track(let rel, let group, let name):
+                try openTrack(rel: rel, group: group, name: name, stat: stat, keepsKernelCache: unchanged,
+                              completion: completion)
+            case .sourceFolder, .mediaFolder, .chaptersFolder, .thumbsFolder, .tracksFolder, .trackGroup:
                 throw TreeError.isDirectory
             }
         } catch {

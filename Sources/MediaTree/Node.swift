@@ -1,3 +1,5 @@
+import MediaKit
+
 /// What a node of the virtual tree stands for. `rel` is a path relative to the source root
 /// ("" for the root itself), without a leading slash.
 ///
@@ -28,13 +30,20 @@ public enum Node: Hashable, Sendable {
     case thumbsFolder(rel: String)
     /// Inside `thumbs/`: one image, by the name it was asked by (several names may mean one image).
     case thumbnail(rel: String, name: String)
+    /// Inside a media folder: `tracks/`.
+    case tracksFolder(rel: String)
+    /// Inside `tracks/`: `audible/`, `legible/` or `visual/`.
+    case trackGroup(rel: String, group: TrackPlan.Group)
+    /// Inside a group's folder: one track file, by its name in the file's `TrackPlan`.
+    case track(rel: String, group: TrackPlan.Group, name: String)
 
     /// The source path this node is made from.
     public var rel: String {
         switch self {
         case .sourceFolder(let rel), .plainFile(let rel), .mediaFolder(let rel), .original(let rel), .info(let rel),
              .cover(let rel), .chaptersFolder(let rel), .chapterImage(let rel, _), .chaptersJSON(let rel),
-             .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _):
+             .chaptersText(let rel), .thumbsFolder(let rel), .thumbnail(let rel, _),
+             .tracksFolder(let rel), .trackGroup(let rel, _), .track(let rel, _, _):
             return rel
         }
     }
@@ -43,6 +52,8 @@ public enum Node: Hashable, Sendable {
         switch self {
         case .sourceFolder, .mediaFolder, .chaptersFolder, .thumbsFolder: return true
         case .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail: return false
+        case .tracksFolder, .trackGroup: return true
+        case .track: return false
         }
     }
 }

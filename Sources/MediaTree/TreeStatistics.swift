@@ -21,6 +21,14 @@ public final class TreeStatistics: Sendable {
     let coversMade = Atomic<Int>(0)
     /// Chapter images and covers that could not be made.
     let chapterImageFailures = Atomic<Int>(0)
+    /// Passes over media files that extracted tracks (each reads the whole file once).
+    let trackPasses = Atomic<Int>(0)
+    /// Sets of tracks found complete on disk, made by an earlier pass or an earlier mount.
+    let trackSetsReused = Atomic<Int>(0)
+    /// Track files made by the passes.
+    let tracksMade = Atomic<Int>(0)
+    /// Track files the passes could not make.
+    let trackFailures = Atomic<Int>(0)
 
     public init() {}
 

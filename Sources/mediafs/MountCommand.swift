@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import FuseBridge
 import Foundation
 import Glibc
@@ -50,7 +51,7 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
     var memoryCache: Int = 256
 
-    @Option(help: ArgumentHelp("The cache folder: the probe database and made files kept across mounts "
+    @Option(help: ArgumentHelp("The cache folder: the probe database, made files and extracted tracks kept across mounts "
                                + "(default: $XDG_CACHE_HOME/mediafs, else ~/.cache/mediafs).", valueName: "path"))
     var cacheDir: String?
 
@@ -59,7 +60,7 @@ struct MountCommand: ParsableCommand {
     var cacheSize: String = "2G"
 
     @Option(help: ArgumentHelp("""
-        The languages chapter titles are shown in, most preferred first, comma-separated: fr,en or \
+        The languages chapter titles are shown in and tracks listed first in, most preferred first, comma-separated: fr,en or \
         fr-CA,eng (BCP-47 or ISO 639 codes). Default: from LANGUAGE, then LC_ALL, LC_MESSAGES, LANG.
         """, valueName: "codes"))
     var languages: String?
@@ -159,10 +160,12 @@ struct MountCommand: ParsableCommand {
         } catch {
             logger.error("\(error)")
             ready?.send("failed: \(error)")
+            tree.close()
             if let pidFile { unlink(pidFile) }
             Glibc.exit(1)
         }
         tree.flushCaches()
+        tree.close()
         if let pidFile { unlink(pidFile) }
         Glibc.exit(0)
     }

@@ -63,7 +63,8 @@ enum Library {
     /// The names a media folder lists, sorted.
     static func folderNames(_ relative: String) -> [String] {
         let name = (relative as NSString).lastPathComponent
-        return ([name, "info.json"] + (withoutVideo.contains(relative) ? [] : ["thumbs"])
+        // Every media file of the library has audio, and so tracks/.
+        return ([name, "info.json", "tracks"] + (withoutVideo.contains(relative) ? [] : ["thumbs"])
             + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.png"] : [])).sorted()
     }
 

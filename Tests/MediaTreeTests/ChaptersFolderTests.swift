@@ -23,7 +23,7 @@ import TestSupport
         #expect(fixture.media.chapterReads == 0)
 
         let folder = try fixture.lookup("chapters/multilingual.mkv")
-        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["multilingual.mkv", "info.json", "chapters", "thumbs"])
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["multilingual.mkv", "info.json", "chapters", "thumbs", "tracks"])
         let chapters = try fixture.lookup("chapters/multilingual.mkv/chapters")
         #expect(chapters.type == .directory && chapters.permissions == 0o555)
         let listing = try fixture.tree.list(chapters.inode)
@@ -84,7 +84,7 @@ import TestSupport
     @Test func anAudiobookShowsItsCoverAsEveryChapterImage() throws {
         let fixture = try TreeFixture(files: ["audio/audiobook.m4a"])
         let folder = try fixture.lookup("audio/audiobook.m4a")
-        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["audiobook.m4a", "info.json", "cover.png", "chapters"])
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["audiobook.m4a", "info.json", "cover.png", "chapters", "tracks"])
         let cover = try fixture.lookup("audio/audiobook.m4a/cover.png")
         // A 600×900 JPEG cover, written as a PNG of that size.
         #expect(cover.size == Int64(PNGEncoder.encodedSize(width: 600, height: 900)))

@@ -32,7 +32,7 @@ import TestSupport
     @Test func mediaFolderHoldsTheOriginalInfoAndThumbs() throws {
         let fixture = try TreeFixture()
         let folder = try fixture.lookup("feature-1080p.mp4")
-        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json", "chapters", "thumbs"])
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json", "chapters", "thumbs", "tracks"])
         #expect(folder.permissions & 0o222 == 0)
 
         let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4")

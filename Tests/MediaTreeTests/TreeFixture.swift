@@ -30,7 +30,8 @@ final class CountingMediaService: MediaService {
     }
 
     func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
+        counts.withLock { $0["tracks " + path, default: 0] += 1 }
+        return try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
     }
 
     func coverArt(path: String, size: Int64) throws -> CoverArt? {
@@ -48,10 +49,13 @@ final class CountingMediaService: MediaService {
     var chapterReads: Int { counts.withLock { $0.filter { $0.key.hasPrefix("chapters ") }.values.reduce(0, +) } }
     /// Pictures decoded (JPEG chapter images and covers converted to PNG).
     var stillImages: Int { counts.withLock { $0["still image"] ?? 0 } }
+    /// Passes extracting tracks from the file at `path`.
+    func trackPasses(of path: String) -> Int { counts.withLock { $0["tracks " + path] ?? 0 } }
     /// Probes made, of every file.
     var total: Int {
         counts.withLock {
-            $0.filter { !$0.key.hasPrefix("thumbnail ") && !$0.key.hasPrefix("chapters ") && $0.key != "still image" }
+            $0.filter { !$0.key.hasPrefix("thumbnail ") && !$0.key.hasPrefix("chapters ") && !$0.key.hasPrefix("tracks ")
+                && $0.key != "still image" }
                 .values.reduce(0, +)
         }
     }
@@ -91,7 +95,10 @@ final class TreeFixture {
         tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
     }
 
-    deinit { if ownsSource { try? FileManager.default.removeItem(at: source) } }
+    deinit {
+        tree.close()
+        if ownsSource { try? FileManager.default.removeItem(at: source) }
+    }
 
     func path(_ relative: String) -> String { source.appendingPathComponent(relative).path }
 

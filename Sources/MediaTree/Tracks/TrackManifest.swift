@@ -1,0 +1,118 @@
+import Foundation
+import MediaKit
+
+/// `manifest.json` of a track folder in the cache: which source and plan the folder was made for,
+/// and what came of each entry. Written last, atomically, once every file of the pass is complete,
+/// so a folder with a manifest that matches holds whole files.
+struct TrackManifest: Codable, Equatable {
+    /// Bumped when the folder's layout or the meaning of a field changes: older folders are made again.
+    static let currentVersion = 1
+
+    struct Source: Codable, Equatable {
+        /// Where the file was when the folder was made (for people and `mediafs cache`; not compared).
+        var path: String
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modificationNanoseconds: Int64
+
+        init(path: String, identity: FileIdentity) {
+            self.path = path
+            device = identity.device
+            inode = identity.inode
+            size = identity.size
+            modificationNanoseconds = identity.modificationNanoseconds
+        }
+
+        func describes(_ identity: FileIdentity) -> Bool {
+            device == identity.device && inode == identity.inode && size == identity.size
+                && modificationNanoseconds == identity.modificationNanoseconds
+        }
+    }
+
+    /// One entry of the plan: its size when it was made, or why it could not be.
+    struct Track: Codable, Equatable {
+        var group: TrackPlan.Group
+        var name: String
+        var size: Int64?
+        var cutShort: String?
+        var error: String?
+    }
+
+    var version: Int
+    var source: Source
+    var plan: TrackPlan
+    var tracks: [Track]
+
+    static let fileName = "manifest.json"
+
+    init(source: Source, plan: TrackPlan, set: TrackSet) {
+        version = Self.currentVersion
+        self.source = source
+        self.plan = plan
+        tracks = plan.entries.map { entry in
+            switch set.outcome(group: entry.group, name: entry.name) {
+            case .made(let file)?:
+                return Track(group: entry.group, name: entry.name, size: file.size, cutShort: file.cutShort)
+            case .failed(let reason)?:
+                return Track(group: entry.group, name: entry.name, error: reason)
+            case nil:
+                return Track(group: entry.group, name: entry.name, error: "not made")
+            }
+        }
+    }
+
+    /// The set the folder at `folder` holds for `identity` and `plan`, or nil when the manifest is
+    /// missing, unreadable, of another version, source or plan, or when a file it lists is missing
+    /// or of another size (removed or damaged since): the folder is then made again.
+    static func load(folder: String, identity: FileIdentity, plan: TrackPlan) -> TrackSet? {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + fileName),
+              let manifest = try? JSONDecoder().decode(TrackManifest.self, from: data),
+              manifest.version == currentVersion, manifest.source.describes(identity), manifest.plan == plan,
+              manifest.tracks.count == plan.entries.count else { return nil }
+        var outcomes: [String: TrackSet.Outcome] = [:]
+        for track in manifest.tracks {
+            let id = TrackSet.id(group: track.group, name: track.name)
+            if let size = track.size {
+                let path = folder + "/" + id
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) == size else { return nil }
+                outcomes[id] = .made(TrackFile(path: path, size: size, cutShort: track.cutShort))
+            } else {
+                outcomes[id] = .failed(reason: track.error ?? "not made")
+            }
+        }
+        return TrackSet(outcomes: outcomes, isTransient: false)
+    }
+
+    /// Writes the manifest into `folder` under a temporary name and renames it into place, so the
+    /// name only ever holds a whole manifest. Not flushed to the disk (`fsync` cost 50 ms after a
+    /// pass had written its tracks): after a crash, a manifest that did not survive, or files that
+    /// did not, fail the checks of `load`, and the pass runs again.
+    /// - Throws: `TreeError.io`.
+    func write(folder: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = Array(try encoder.encode(self) + Data("\n".utf8))
+        let target = folder + "/" + Self.fileName
+        var template = Array("\(folder)/.manifest-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw TreeError.io(path: target, reason: String(cString: strerror(errno))) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var written = 0
+        while written < data.count {
+            let n = data[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            written += n
+        }
+        let failure = written == data.count ? 0 : errno
+        fchmod(fd, 0o644)
+        close(fd)
+        guard failure == 0, rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(failure != 0 ? failure : errno))
+            unlink(temporary)
+            throw TreeError.io(path: target, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import MediaKit
+
+/// Which pass over which version of a media file: its audio and subtitle tracks together, or its
+/// alternative video tracks (copying video is expensive, so those are made only when one is asked).
+struct TrackSetKey: Hashable, Sendable {
+    var identity: FileIdentity
+    /// The `visual` group's pass; else the pass making the `audible` and `legible` files.
+    var visual: Bool
+
+    /// The entries of `plan` this pass makes, in the plan's order.
+    func part(of plan: TrackPlan) -> TrackPlan {
+        TrackPlan(entries: plan.entries.filter { ($0.group == .visual) == visual })
+    }
+}
+
+/// A track file kept in the cache folder, complete under its final name.
+struct TrackFile: Sendable, Equatable {
+    /// `<cache>/tracks/<key>/<group>/<name>`.
+    var path: String
+    /// Bytes; the same on every extraction from the same source (the output is bit-exact).
+    var size: Int64
+    /// Set when the source is damaged or cut: the file holds what came before that point.
+    var cutShort: String?
+}
+
+/// What one pass gave: for every entry of its part of the plan, the file or why there is none.
+struct TrackSet: Sendable {
+    enum Outcome: Sendable, Equatable {
+        case made(TrackFile)
+        case failed(reason: String)
+    }
+
+    /// By `TrackSet.id(group:name:)`.
+    var outcomes: [String: Outcome]
+    /// Some failure may not happen again (a timeout, the disk, the source changing under the pass):
+    /// the set is not kept on disk, and kept in memory only for `transientLifetime`.
+    var isTransient: Bool
+    /// When the set was made or loaded.
+    var made = ContinuousClock.now
+
+    /// Seconds a set with a transient failure is served before a new pass is tried.
+    static let transientLifetime: Duration = .seconds(30)
+
+    static func id(group: TrackPlan.Group, name: String) -> String { group.rawValue + "/" + name }
+
+    func outcome(group: TrackPlan.Group, name: String) -> Outcome? {
+        outcomes[Self.id(group: group, name: name)]
+    }
+
+    /// Whether it may still be served from memory.
+    var isFresh: Bool { !isTransient || ContinuousClock.now - made < Self.transientLifetime }
+
+    /// Every entry of `plan` failed for `reason`: nothing could be done (the file could not be
+    /// opened, the cache folder could not be made). Transient.
+    static func failed(_ plan: TrackPlan, reason: String) -> TrackSet {
+        TrackSet(outcomes: Dictionary(plan.entries.map { (id(group: $0.group, name: $0.name), .failed(reason: reason)) },
+                                      uniquingKeysWith: { first, _ in first }),
+                 isTransient: true)
+    }
+}

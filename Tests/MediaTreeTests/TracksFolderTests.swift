@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+import Logging
+import MediaKit
+@testable import MediaTree
+import Synchronization
+import Testing
+import TestSupport
+
+/// tracks/ in the tree: listed from the probe alone, one pass per file version for every size and
+/// read, files kept in the cache folder and found there again.
+@Suite struct TracksFolderTests {
+    /// A settings value with a cache folder of the test's own.
+    static func settings(cache: TempFolder, languages: [String] = []) -> TreeSettings {
+        var settings = TreeSettings()
+        settings.cacheDirectory = cache.path("cache")
+        settings.preferredLanguages = languages
+        return settings
+    }
+
+    @Test func listingRunsNoPassAndGivesNamesAndTypesOnly() throws {
+        let cache = try TempFolder("tracks-list")
+        defer { cache.remove() }
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache))
+        let tracks = try fixture.lookup("movie-1080p.mkv/tracks")
+        #expect(tracks.type == .directory && tracks.permissions == 0o555)
+        #expect(try fixture.tree.list(tracks.inode).map(\.name) == ["audible", "legible"])
+        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
+        #expect(audible.map(\.name) == ["eng English AAC 5.1 [English 5.1].mka", "fra French AC-3 stereo (default) [Français].mka",
+                                        "deu German Opus stereo [Deutsch].mka"])
+        #expect(audible.allSatisfy { $0.nameAndTypeOnly && $0.type == .regular })
+        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode)
+        #expect(legible.count == 7 && legible.allSatisfy(\.nameAndTypeOnly))
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 0)
+        // The inode numbers listed are those a lookup gives.
+        for entry in audible {
+            let attributes = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + entry.name)
+            #expect(attributes.inode == entry.inode && attributes.type == .regular && attributes.permissions == 0o444)
+        }
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
+    }
+
+    @Test func preferredLanguagesComeFirstInTheListing() throws {
+        let cache = try TempFolder("tracks-order")
+        defer { cache.remove() }
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache, languages: ["de-AT", "fr"]))
+        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode).map(\.name)
+        #expect(audible.map { String($0.prefix(3)) } == ["deu", "fra", "eng"])
+        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode).map(\.name)
+        #expect(legible.map { String($0.prefix(3)) } == ["fra", "fra", "fra", "eng", "eng", "eng", "eng"])
+        #expect(legible[0].hasSuffix(".srt") && legible[3] == "eng English SRT.srt", "stream order kept within a language")
+    }
+
+    @Test func manyAskersShareOnePassAndSizesAreExact() throws {
+        let cache = try TempFolder("tracks-share")
+        defer { cache.remove() }
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache))
+        let folder = "movie-1080p.mkv/tracks/"
+        let names = try ["audible", "legible"].flatMap { group in
+            try fixture.tree.list(try fixture.lookup(folder + group).inode).map { group + "/" + $0.name }
+        }
+        let sizes = Mutex<[String: Int64]>([:])
+        let tree = fixture.tree
+        let group = try fixture.lookup(folder + "audible").inode
+        let legible = try fixture.lookup(folder + "legible").inode
+        DispatchQueue.concurrentPerform(iterations: 40) { i in
+            let name = names[i % names.count]
+            let parent = name.hasPrefix("audible/") ? group : legible
+            if let size = try? tree.lookup(parent: parent, name: String(name.split(separator: "/")[1])).size {
+                sizes.withLock { $0[name] = size }
+            }
+        }
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
+        for name in names {
+            let bytes = try fixture.read(folder + name)
+            #expect(Int64(bytes.count) == sizes.withLock { $0[name] }, "\(name)")
+        }
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
+    }
+
+    /// A second tree on the same cache folder (a remount) finds the files and runs no pass; a file
+    /// removed from the cache is made again when it is opened.
+    @Test func theCacheFolderServesALaterMount() throws {
+        let cache = try TempFolder("tracks-remount")
+        defer { cache.remove() }
+        let settings = Self.settings(cache: cache)
+        let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"], settings: settings)
+        let name = "clips/clip-vp9.webm/tracks/legible/eng English WebVTT.vtt"
+        let first = try fixture.read(name)
+        #expect(fixture.media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 1)
+
+        let media = CountingMediaService()
+        let again = MediaTree(sourceRoot: fixture.source.path, media: media, logger: Logger(label: "test"), settings: settings)
+        defer { again.close() }
+        var attributes = try again.attributes(of: InodeTable.rootNumber)
+        for part in name.split(separator: "/") { attributes = try again.lookup(parent: attributes.inode, name: String(part)) }
+        #expect(attributes.size == Int64(first.count))
+        #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 0)
+        #expect(again.statisticsDocument().contains("\"track_sets_reused\":1"))
+
+        // Removed from the cache behind the tree's back: opening it makes it again, same bytes.
+        let manifests = try FileManager.default.subpathsOfDirectory(atPath: cache.path("cache/tracks"))
+            .filter { $0.hasSuffix("/legible/eng English WebVTT.vtt") }
+        #expect(manifests.count == 1)
+        try FileManager.default.removeItem(atPath: cache.path("cache/tracks/") + manifests[0])
+        let content = try open(again, attributes.inode)
+        let reread = try content.read(offset: 0, count: first.count + 10)
+        #expect(reread == first)
+        #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 1)
+    }
+
+    /// A changed source is a new version: a new pass, in a folder of its own; nothing stale.
+    @Test func aChangedSourceRunsANewPass() throws {
+        let cache = try TempFolder("tracks-changed")
+        defer { cache.remove() }
+        let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"], settings: Self.settings(cache: cache))
+        let name = "clips/clip-vp9.webm/tracks/audible/eng English Opus mono.mka"
+        let before = try fixture.read(name)
+        try fixture.touch("clips/clip-vp9.webm")
+        #expect(try fixture.read(name) == before, "the same bytes: only the time changed")
+        #expect(fixture.media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path("cache/tracks")).count == 2)
+    }
+
+    @Test func anUnwritableCacheFolderFallsBackToAPrivateFolder() throws {
+        var settings = TreeSettings()
+        settings.cacheDirectory = "/proc/mediafs-cannot-be-here"
+        let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"], settings: settings)
+        let root = try fixture.tree.tracks.root()
+        #expect(root.hasPrefix("/tmp/mediafs-tracks-"))
+        let track = try fixture.lookup("clips/clip-vp9.webm/tracks/audible/eng English Opus mono.mka")
+        #expect(track.size > 0)
+        fixture.tree.close()
+        #expect(!FileManager.default.fileExists(atPath: root), "removed at unmount")
+    }
+
+    @Test func filesWithoutAudioOrSubtitlesHaveNoTracks() throws {
+        let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"])
+        let silent = fixture.path("clips/silent.webm")
+        let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-i", fixture.path("clips/clip-vp9.webm"),
+                                    "-map", "0:v", "-c", "copy", silent])
+        #expect(made.succeeded, "\(made)")
+        let folder = try fixture.lookup("clips/silent.webm")
+        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["silent.webm", "info.json", "thumbs"])
+        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: folder.inode, name: "tracks") }
+        // And the WebM clip has both groups, with nothing visual (one video stream).
+        let tracks = try fixture.lookup("clips/clip-vp9.webm/tracks")
+        #expect(try fixture.tree.list(tracks.inode).map(\.name) == ["audible", "legible"])
+        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: tracks.inode, name: "visual") }
+        #expect(throws: TreeError.notFound) {
+            try fixture.lookup("clips/clip-vp9.webm/tracks/audible/no such track.mka")
+        }
+    }
+
+    @Test func languageOrderIsStableAndRanksExactMatchesFirst() {
+        func entry(_ language: String, _ stream: Int) -> TrackPlan.Entry {
+            TrackPlan.Entry(group: .audible, name: "\(language) \(stream).mka", streamIndex: stream,
+                            output: .audioMatroska, language: language)
+        }
+        let entries = [entry("eng", 1), entry("fre", 2), entry("und", 3), entry("fr-CA", 4), entry("deu", 5)]
+        #expect(TrackOrder.ordered(entries, preferred: []) == entries)
+        #expect(TrackOrder.ordered(entries, preferred: ["fr-CA"]).map(\.streamIndex) == [4, 2, 1, 3, 5])
+        #expect(TrackOrder.ordered(entries, preferred: ["de", "en"]).map(\.streamIndex) == [5, 1, 2, 3, 4])
+        #expect(TrackOrder.ordered(entries, preferred: ["C", "ja"]).map(\.streamIndex) == [1, 2, 3, 4, 5])
+    }
+
+    private func open(_ tree: MediaTree, _ inode: UInt64) throws -> any FileContent {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<any FileContent, Error>?>(nil)
+        tree.open(inode) { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
