@@ -56,6 +56,8 @@ mount: build $(if $(filter $(SAMPLE),$(MEDIA)),$(SAMPLE)/.fixtures-stamp)
 	@echo "  python3 -m json.tool $(MOUNTPOINT)/movie-1080p.mkv/info.json | less"
 	@echo "  ls $(MOUNTPOINT)/movie-1080p.mkv/thumbs/"
 	@echo "  cp $(MOUNTPOINT)/movie-1080p.mkv/thumbs/at-12.5s.png /tmp/ && getfattr -d $(MOUNTPOINT)/movie-1080p.mkv/thumbs/at-12.5s.png"
+	@echo "  ls $(MOUNTPOINT)/movie-1080p.mkv/chapters/ && cat $(MOUNTPOINT)/movie-1080p.mkv/chapters/chapters.txt"
+	@echo "  ls -l $(MOUNTPOINT)/movie-1080p.mkv/tracks/*/ && cat $(MOUNTPOINT)/movie-1080p.mkv/tracks/legible/*.srt | head"
 	@echo "  cmp $(MEDIA)/movie-1080p.mkv $(MOUNTPOINT)/movie-1080p.mkv/movie-1080p.mkv && echo same bytes"
 	@echo "  make unmount"
 
