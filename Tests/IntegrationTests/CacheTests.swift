@@ -107,6 +107,23 @@ import TestSupport
         }
     }
 
+    /// `cache stats` counts the extracted track sets of the folder and `cache clear` removes them.
+    @Test func cacheCommandsSeeTrackSets() throws {
+        let folder = try TempFolder("cache-tracks")
+        defer { folder.remove() }
+        let source = try folder.copyOfLibrary()
+        let cache = folder.path("cache")
+        try Self.mounted(folder, source, cache: cache, "mnt") { mount in
+            expectSuccess(try Command.shell(#"ls -l "$1"/movie-1080p.mkv/tracks/*/ > /dev/null"#, [mount.point], timeout: 120))
+        }
+        let stats = try Command.run([Mount.binary, "cache", "stats", "--cache-dir", cache])
+        #expect(stats.stdout.contains("track sets:      1 sets"), "\(stats)")
+        let clear = try Command.run([Mount.binary, "cache", "clear", "--cache-dir", cache])
+        #expect(clear.succeeded && clear.stdout.contains("1 track sets"), "\(clear)")
+        let after = try Command.run([Mount.binary, "cache", "stats", "--cache-dir", cache])
+        #expect(after.stdout.contains("track sets:      0 sets"), "\(after)")
+    }
+
     /// A daemon killed with SIGKILL while it makes and stores thumbnails: the next mount removes
     /// what was left unfinished and serves only whole images, the same as a mount without a cache.
     @Test func aKilledDaemonLeavesNoHalfFileServed() throws {
