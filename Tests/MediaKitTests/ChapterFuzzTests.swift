@@ -42,7 +42,7 @@ import TestSupport
     @Test(arguments: ["multilingual.mkv", "chapters-at-end.mkv", "two-languages.mp4", "ffmetadata.mp4"])
     func truncatedAtAHundredPoints(_ name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: try ChapterMedia.file(name)))
-        var random = SeededRandom(seed: 4)
+        var random = SeededGenerator(seed: 4)
         // Half the cuts in the first 8 KiB, where the headers and chapters of most files are.
         for round in 0..<100 {
             let limit = round.isMultiple(of: 2) ? min(8192, bytes.count) : bytes.count
@@ -59,7 +59,7 @@ import TestSupport
     func randomBytesFlipped(_ name: String) throws {
         let original = [UInt8](try Data(contentsOf: try ChapterMedia.file(name)))
         let targets = try regionsHoldingChapters(name, original)
-        var random = SeededRandom(seed: 7)
+        var random = SeededGenerator(seed: 7)
         for round in 0..<100 {
             var bytes = original
             var flipped: [Int] = []

@@ -18,22 +18,9 @@ public enum ChapterMedia {
     private static func make() throws -> URL {
         let root = TestMedia.packageRoot
         let folder = root.appendingPathComponent(".build/test-media/chapters")
-        let log = root.appendingPathComponent(".build/test-media/make-chapter-media.log")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/make-chapter-media.sh").path, folder.path]
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestMediaError(message: "scripts/make-chapter-media.sh failed with status \(process.terminationStatus); see \(log.path)")
-        }
+        try TestMedia.runScript("make-chapter-media.sh", arguments: [folder.path],
+                                log: root.appendingPathComponent(".build/test-media/make-chapter-media.log"))
         return folder
     }
 }

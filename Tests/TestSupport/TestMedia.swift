@@ -23,12 +23,18 @@ public enum TestMedia {
 
     private static func make() throws -> URL {
         let folder = packageRoot.appendingPathComponent(".build/test-media/small")
-        let script = packageRoot.appendingPathComponent("scripts/make-media.sh")
+        try runScript("make-media.sh", arguments: ["--small", folder.path],
+                      log: folder.deletingLastPathComponent().appendingPathComponent("make-media.log"))
+        return folder
+    }
+
+    /// Runs `scripts/SCRIPT` with bash, its output in `log` (never a pipe).
+    /// - Throws: `TestMediaError` naming the log when the script fails.
+    static func runScript(_ script: String, arguments: [String], log: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "--small", folder.path]
-        let log = folder.deletingLastPathComponent().appendingPathComponent("make-media.log")
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        process.arguments = [packageRoot.appendingPathComponent("scripts/" + script).path] + arguments
+        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
@@ -38,9 +44,8 @@ public enum TestMedia {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestMediaError(message: "scripts/make-media.sh failed with status \(process.terminationStatus); see \(log.path)")
+            throw TestMediaError(message: "scripts/\(script) failed with status \(process.terminationStatus); see \(log.path)")
         }
-        return folder
     }
 }
 
