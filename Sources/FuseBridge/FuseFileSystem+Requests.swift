@@ -28,11 +28,16 @@ extension FuseFileSystem {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
         // An image is made before the open is answered (its reads then come from memory); the
         // answer comes from the generation pool, so no thread of ours waits for it.
-        tree.open(inode) { result in
+        tree.open(inode) { [passthrough] result in
             switch result {
             case .success(let content):
-                cfuse_fi_set_keep_cache(info.pointer, content.keepsKernelCache ? 1 : 0)
-                HandleSlot.store(FileHandle(content: content), in: info.pointer)
+                let passedThrough = content.spliceDescriptor.flatMap { passthrough.register($0, inode: inode) }.map {
+                    PassedThroughFile(inode: inode, backing: $0, passthrough: passthrough)
+                }
+                // A passed-through file has no page cache of its own to keep.
+                cfuse_fi_set_keep_cache(info.pointer, content.keepsKernelCache && passedThrough == nil ? 1 : 0)
+                HandleSlot.store(FileHandle(content: content, passedThrough: passedThrough), in: info.pointer)
+                if let passedThrough { passthrough.expectReply(handle: info.pointer.pointee.fh, backing: passedThrough.backing) }
                 request.reply(open: info.pointer)
             case .failure(let error):
                 request.fail(error, "open of inode \(inode)")

@@ -23,21 +23,31 @@ public final class FuseFileSystem: Sendable {
     let logger: Logger
     let timeouts: Timeouts
     let lookups = LookupCounts()
+    /// Originals read by the kernel itself, where it can.
+    let passthrough: Passthrough
     /// Runs requests that may block on the tree (a probe, a listing). Threads of its own, more than
     /// the cores: a slow probe holds one, never libfuse's loop; images are made on the tree's own
     /// generation pool, so these threads only wait for probes and the disk.
     let work = WorkerPool(name: "mediafs-request", threads: 16)
     private let pending = Atomic<Int>(0)
 
-    public init(tree: MediaTree, logger: Logger, timeouts: Timeouts = Timeouts()) {
+    /// - Parameter passthrough: whether to ask the kernel to read originals itself (FUSE
+    ///   passthrough); without it, or where the kernel cannot, their reads are spliced by the daemon.
+    public init(tree: MediaTree, logger: Logger, timeouts: Timeouts = Timeouts(), passthrough: Bool = true) {
         self.tree = tree
         self.logger = logger
         self.timeouts = timeouts
+        self.passthrough = Passthrough(wanted: passthrough, logger: logger)
     }
 
     /// The file system a request belongs to (the session's userdata).
     static func from(_ request: fuse_req_t) -> FuseFileSystem {
-        Unmanaged<FuseFileSystem>.fromOpaque(fuse_req_userdata(request)!).takeUnretainedValue()
+        from(userdata: fuse_req_userdata(request))
+    }
+
+    /// The file system whose session has `userdata`.
+    static func from(userdata: UnsafeMutableRawPointer?) -> FuseFileSystem {
+        Unmanaged<FuseFileSystem>.fromOpaque(userdata!).takeUnretainedValue()
     }
 
     func requestStarted() { pending.add(1, ordering: .relaxed) }

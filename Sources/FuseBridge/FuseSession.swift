@@ -46,6 +46,9 @@ public final class FuseSession {
             userdata.release()
             throw FuseError.mountFailed(mountpoint: mountpoint)
         }
+        if !fileSystem.passthrough.install(on: session) {
+            logger.warning("libfuse refused custom I/O: originals are read through the daemon")
+        }
         logger.info("mounted on \(mountpoint)")
 
         let events = SessionEvents()

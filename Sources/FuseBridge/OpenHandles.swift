@@ -22,7 +22,29 @@ final class DirectoryHandle: Sendable {
 /// An open file: what `read` serves until `release`.
 final class FileHandle: Sendable {
     let content: any FileContent
-    init(content: any FileContent) { self.content = content }
+    /// This open's share of the content's backing id, when its reads are passed through.
+    let passedThrough: PassedThroughFile?
+
+    init(content: any FileContent, passedThrough: PassedThroughFile? = nil) {
+        self.content = content
+        self.passedThrough = passedThrough
+    }
+}
+
+/// One open of a file passed through (FUSE passthrough): ends that open of its backing id when
+/// the handle is released.
+final class PassedThroughFile: Sendable {
+    let inode: UInt64
+    let backing: Int32
+    private let passthrough: Passthrough
+
+    init(inode: UInt64, backing: Int32, passthrough: Passthrough) {
+        self.inode = inode
+        self.backing = backing
+        self.passthrough = passthrough
+    }
+
+    deinit { passthrough.release(inode: inode, backing: backing) }
 }
 
 /// Open files and folders by the number the kernel holds as their file handle (`fh`).

@@ -65,6 +65,10 @@ struct MountCommand: ParsableCommand {
         """, valueName: "codes"))
     var languages: String?
 
+    @Flag(help: ArgumentHelp("Serve every read of an original through the daemon, not by the kernel directly "
+                             + "(FUSE passthrough, used where the kernel offers it and mediafs runs as root)."))
+    var noPassthrough = false
+
     /// Set by the background parent: the pipe on which the daemon says it is ready.
     @Option(help: .private)
     var readyFd: Int32?
@@ -150,7 +154,7 @@ struct MountCommand: ParsableCommand {
         let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger,
                              settings: try treeSettings())
         let session = FuseSession(
-            fileSystem: FuseFileSystem(tree: tree, logger: logger), mountpoint: mountpoint,
+            fileSystem: FuseFileSystem(tree: tree, logger: logger, passthrough: !noPassthrough), mountpoint: mountpoint,
             options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)
         do {
             try session.run { ok in

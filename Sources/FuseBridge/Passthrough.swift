@@ -1,0 +1,179 @@
+import CFuse
+import Foundation
+import Glibc
+import Logging
+
+/// FUSE passthrough for originals (Linux 6.9 and later): an original's descriptor is registered
+/// with the kernel at `open`, and the kernel then reads, maps and splices the source file itself;
+/// no read of an original reaches the daemon, cold or warm.
+///
+/// libfuse 3.14 cannot ask for it, so this stands between libfuse and /dev/fuse (libfuse's custom
+/// I/O): it notes which requests are INIT and OPEN as they are read, and on the way back adds the
+/// passthrough flag to the INIT reply and the backing id to OPEN replies of registered handles.
+/// Registering a descriptor needs CAP_SYS_ADMIN; when the kernel does not offer passthrough or the
+/// first registration is refused, every open is answered as before (reads spliced by the daemon).
+/// The kernel requires that all opens of one file agree, so the choice is made once, at the first
+/// registration, and holds for the whole mount.
+final class Passthrough: @unchecked Sendable {
+    private enum State {
+        /// Not asked for: INIT not seen yet, the kernel does not offer it, or turned off.
+        case off
+        /// Asked for in the INIT reply; no descriptor registered yet.
+        case offered
+        /// The kernel took a descriptor: originals are passed through.
+        case working
+        /// The kernel refused the first descriptor.
+        case refused
+    }
+
+    private let lock = NSLock()
+    private var state = State.off
+    private let wanted: Bool
+    private let logger: Logger
+    private var initUnique: UInt64?
+    /// OPEN requests read and not yet answered, by unique.
+    private var pendingOpens: Set<UInt64> = []
+    /// Backing ids of handles whose OPEN reply is still to be written, by file handle.
+    private var replies: [UInt64: Int32] = [:]
+    /// The backing id of each file open with passthrough, by inode, and how many opens use it.
+    private var shared: [UInt64: Shared] = [:]
+    private struct Shared {
+        let backing: Int32
+        let device: dev_t
+        let fileInode: ino_t
+        var users: Int
+    }
+    /// /dev/fuse of the session, set once mounted.
+    private var device: Int32 = -1
+
+    init(wanted: Bool, logger: Logger) {
+        self.wanted = wanted
+        self.logger = logger
+    }
+
+    /// Whether originals are being passed through.
+    var isWorking: Bool { lock.withLock { state == .working } }
+
+    /// Takes `session`'s traffic through `received` and `send`.
+    /// - Returns: false when libfuse refuses custom I/O (the session then runs as it was).
+    func install(on session: OpaquePointer) -> Bool {
+        guard wanted else { return true }
+        let fd = fuse_session_fd(session)
+        lock.withLock { device = fd }
+        var io = fuse_custom_io()
+        io.read = { fd, buffer, length, userdata in
+            let count = Glibc.read(fd, buffer, length)
+            if count > 0, let buffer { FuseFileSystem.from(userdata: userdata).passthrough.received(buffer, count: count) }
+            return count
+        }
+        io.writev = { fd, iov, count, userdata in
+            FuseFileSystem.from(userdata: userdata).passthrough.send(fd: fd, iov: iov!, count: count)
+        }
+        io.splice_send = { fdIn, offsetIn, fdOut, offsetOut, length, flags, _ in
+            cfuse_splice(fdIn, offsetIn, fdOut, offsetOut, length, flags)
+        }
+        return fuse_session_custom_io(session, &io, fd) == 0
+    }
+
+    /// Notes a request read from /dev/fuse.
+    private func received(_ buffer: UnsafeMutableRawPointer, count: Int) {
+        var unique: UInt64 = 0
+        switch cfuse_request_opcode(buffer, count, &unique) {
+        case UInt32(CFUSE_OPCODE_INIT):
+            let offered = cfuse_init_offers_passthrough(buffer, count) != 0
+            lock.withLock { initUnique = offered ? unique : nil }
+            if !offered { logger.info("the kernel offers no FUSE passthrough: originals are read through the daemon") }
+        case UInt32(CFUSE_OPCODE_OPEN):
+            lock.withLock { if state == .offered || state == .working { _ = pendingOpens.insert(unique) } }
+        default:
+            break
+        }
+    }
+
+    /// Writes a reply to /dev/fuse, with passthrough added where it belongs.
+    private func send(fd: Int32, iov: UnsafeMutablePointer<iovec>, count: Int32) -> Int {
+        var error: Int32 = 0
+        let unique = cfuse_reply_unique(iov, count, &error)
+        enum Patch { case none, initReply, open(Int32) }
+        let patch: Patch = lock.withLock {
+            if unique != 0, unique == initUnique {
+                initUnique = nil
+                if error == 0 { state = .offered }
+                return error == 0 ? .initReply : .none
+            }
+            guard pendingOpens.remove(unique) != nil, error == 0,
+                  let backing = replies.removeValue(forKey: cfuse_open_reply_fh(iov, count)) else { return .none }
+            return .open(backing)
+        }
+        switch patch {
+        case .none: return writev(fd, iov, count)
+        case .initReply: return cfuse_writev_init_with_passthrough(fd, iov, count)
+        case .open(let backing):
+            logger.trace("OPEN reply \(unique) passed through to backing id \(backing)")
+            return cfuse_writev_open_with_backing(fd, iov, count, backing)
+        }
+    }
+
+    /// The backing id for an open of the file `inode` whose content is `descriptor`; nil when
+    /// originals are not passed through (its reads are then spliced by the daemon as before).
+    ///
+    /// Opens of one file at the same time share one id: the kernel refuses (EIO) a second open of an
+    /// inode with another backing file. A source replaced while its old version is still open gets
+    /// an id of its own, which the kernel refuses until the old version is closed: never stale.
+    func register(_ descriptor: Int32, inode: UInt64) -> Int32? {
+        var source = stat()
+        guard fstat(descriptor, &source) == 0 else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .offered || state == .working else { return nil }
+        if var entry = shared[inode], entry.device == source.st_dev, entry.fileInode == source.st_ino {
+            entry.users += 1
+            shared[inode] = entry
+            return entry.backing
+        }
+        let backing = cfuse_backing_open(device, descriptor)
+        if backing > 0 {
+            if state == .offered { logger.info("originals are read by the kernel directly (FUSE passthrough)") }
+            state = .working
+            if let replaced = shared[inode] {
+                logger.warning("inode \(inode) changed while open: new opens fail until the old version is closed")
+                _ = cfuse_backing_close(device, replaced.backing)
+            }
+            shared[inode] = Shared(backing: backing, device: source.st_dev, fileInode: source.st_ino, users: 1)
+            return backing
+        }
+        let reason = String(cString: strerror(errno))
+        if state == .offered {
+            // Decided under the lock, so no other open can be passed through meanwhile.
+            state = .refused
+            pendingOpens.removeAll()
+            logger.info("FUSE passthrough refused (\(reason)): originals are read through the daemon")
+        } else {
+            logger.warning("FUSE passthrough refused a source file (\(reason)); its reads go through the daemon")
+        }
+        return nil
+    }
+
+    /// Marks the OPEN reply for `handle` to carry `backing`.
+    func expectReply(handle: UInt64, backing: Int32) {
+        lock.withLock { replies[handle] = backing }
+    }
+
+    /// Ends one open of `inode`; its backing id is dropped with the last (the kernel keeps its own
+    /// reference for files it opened with it).
+    func release(inode: UInt64, backing: Int32) {
+        lock.withLock {
+            guard var entry = shared[inode], entry.backing == backing else {
+                // Its file was replaced by a newer version (and its id dropped then).
+                return
+            }
+            entry.users -= 1
+            if entry.users > 0 {
+                shared[inode] = entry
+            } else {
+                shared[inode] = nil
+                _ = cfuse_backing_close(device, backing)
+            }
+        }
+    }
+}
