@@ -14,6 +14,7 @@ public enum ErrnoMapping {
         case .readOnly: return EROFS
         case .io: return EIO
         case .noAttribute: return ENODATA
+        case .unsupportedNamespace: return EOPNOTSUPP
         case .tooLarge: return ERANGE
         }
     }

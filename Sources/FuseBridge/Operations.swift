@@ -14,6 +14,9 @@ enum Operations {
             // Reads of source files are spliced from the file to /dev/fuse where the kernel can.
             let splice = UInt32(FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE)
             conn.pointee.want |= conn.pointee.capable & splice
+            // Every readdir carries attributes, not only a folder's first buffer: `ls -l` of a
+            // folder longer than one buffer then needs no lookup per name of the later ones.
+            conn.pointee.want &= ~UInt32(FUSE_CAP_READDIRPLUS_AUTO)
         }
         ops.lookup = { req, parent, name in
             let request = Request(req!)
@@ -79,9 +82,9 @@ enum Operations {
         ops.getxattr = { req, ino, name, size in
             let request = Request(req!)
             let name = String(cString: name!)
-            // `ls -l` asks every file for security.selinux: names mediafs never has are answered
-            // here, without the hop to a worker thread.
-            guard MediaTree.mayHaveExtendedAttribute(named: name) else { return request.fail(errno: ENODATA) }
+            // `ls -l` asks every file for security.selinux and its ACL: names mediafs never has
+            // are answered here, without the hop to a worker thread.
+            if let error = MediaTree.attributeErrorForAnyNode(named: name) { return request.fail(error, "getxattr") }
             request.fileSystem.async(request) { $0.fileSystem.getxattr(UInt64(ino), name: name, size: size, request: $0) }
         }
         ops.listxattr = { req, ino, size in

@@ -4,9 +4,15 @@ import MediaKit
 /// Extended attributes (`getfattr -d`): what a thumbnail shows, what chapter an image is, and the
 /// mount's counters on its root.
 extension MediaTree {
-    /// Whether any node may have an attribute called `name` (all of mediafs's are `user.mediafs.*`).
-    public static func mayHaveExtendedAttribute(named name: String) -> Bool {
-        name.hasPrefix("user.mediafs.")
+    /// The answer for an attribute called `name` that holds for every node, nil when it depends on
+    /// the node (all of mediafs's are `user.mediafs.*`).
+    ///
+    /// Other `user.` names are simply not there. Namespaces the tree keeps nothing in are not
+    /// supported at all: `ls -l` asks each file for `security.selinux` and its ACL, and GNU ls
+    /// stops asking on a device that answers EOPNOTSUPP, which saves it two requests per entry.
+    public static func attributeErrorForAnyNode(named name: String) -> TreeError? {
+        if name.hasPrefix("user.mediafs.") { return nil }
+        return name.hasPrefix("user.") ? .noAttribute : .unsupportedNamespace
     }
 
     /// The attribute names of the node numbered `inode`. Makes no image.

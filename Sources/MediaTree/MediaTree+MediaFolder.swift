@@ -13,7 +13,7 @@ extension MediaTree {
             if coverPlan(rel: rel, stat: stat, info: info) != nil { children.append(("cover.png", .cover(rel: rel))) }
             if chapterFolder(rel: rel, stat: stat) != nil { children.append(("chapters", .chaptersFolder(rel: rel))) }
             if thumbnailStream(of: info) != nil { children.append(("thumbs", .thumbsFolder(rel: rel))) }
-            if !TrackPlan(info: info).isEmpty { children.append(("tracks", .tracksFolder(rel: rel))) }
+            if !trackPlan(info, stat: stat).isEmpty { children.append(("tracks", .tracksFolder(rel: rel))) }
             return children
         case .chaptersFolder(let rel):
             guard let folder = chapterFolder(rel: rel, stat: stat) else { return [] }
@@ -26,7 +26,7 @@ extension MediaTree {
                                           interval: settings.thumbnailInterval)
                 .map { ($0, .thumbnail(rel: rel, name: $0)) }
         case .tracksFolder, .trackGroup:
-            return trackChildren(of: folder, info: info)
+            return trackChildren(of: folder, info: info, stat: stat)
         case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail,
              .track:
             return []
@@ -58,7 +58,7 @@ extension MediaTree {
             default: candidate = .chapterImage(rel: rel, name: name)
             }
         case .tracksFolder, .trackGroup:
-            return trackChildren(of: folder, info: info).first { $0.name == name }?.node
+            return trackChildren(of: folder, info: info, stat: stat).first { $0.name == name }?.node
         case .sourceFolder, .plainFile, .original, .info, .cover, .chapterImage, .chaptersJSON, .chaptersText, .thumbnail,
              .track:
             return nil
@@ -78,7 +78,7 @@ extension MediaTree {
             return chapterImagePlan(rel: rel, stat: stat, info: info, entry: entry) != nil
         case .thumbsFolder: return thumbnailStream(of: info) != nil
         case .thumbnail(_, let name): return thumbnailRequest(name: name, info: info) != nil
-        case .tracksFolder, .trackGroup, .track: return trackExists(node, info: info)
+        case .tracksFolder, .trackGroup, .track: return trackExists(node, info: info, stat: stat)
         case .sourceFolder, .plainFile, .mediaFolder: return false
         }
     }

@@ -1,6 +1,20 @@
 import MediaKit
 
 extension MediaTree {
+    /// `thumbs/` as `list` gives it. Every listed name is in the default box and within the
+    /// duration, so all are one size, worked out once instead of from each name.
+    func thumbsListing(rel: String, info: MediaInfo, stat: SourceStat) -> [DirectoryEntry] {
+        guard let stream = thumbnailStream(of: info),
+              let box = ThumbnailGeometry.outputSize(of: stream, box: settings.thumbnailBox) else { return [] }
+        let size = Int64(PNGEncoder.encodedSize(width: box.width, height: box.height))
+        return ThumbnailListing.names(duration: thumbnailDuration(of: stream, info: info), interval: settings.thumbnailInterval)
+            .map { name in
+                var attributes = fileAttributes(of: .thumbnail(rel: rel, name: name), stat: stat)
+                attributes.size = size
+                return DirectoryEntry(name: name, attributes: attributes)
+            }
+    }
+
     /// Hands the thumbnail named `name` of the media file at `rel` to `completion`: from the memory
     /// cache at once, or from the disk cache or made on the generation pool (shared with everyone
     /// asking for the same frame meanwhile). Never blocks the caller on a decode.

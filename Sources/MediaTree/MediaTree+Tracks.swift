@@ -14,8 +14,8 @@ extension MediaTree {
 
     /// The entries of `tracks/` (its groups that have entries) or of a group's folder (its tracks,
     /// by stream, those in the reader's best matching language first).
-    func trackChildren(of folder: Node, info: MediaInfo) -> [(name: String, node: Node)] {
-        let plan = TrackPlan(info: info)
+    func trackChildren(of folder: Node, info: MediaInfo, stat: SourceStat) -> [(name: String, node: Node)] {
+        let plan = trackPlan(info, stat: stat)
         switch folder {
         case .tracksFolder(let rel):
             return TrackPlan.Group.allCases.filter { !plan.entries(in: $0).isEmpty }
@@ -28,17 +28,23 @@ extension MediaTree {
         }
     }
 
+    /// The tracks of the source version `stat`, whose probe is `info`: planned once per version.
+    func trackPlan(_ info: MediaInfo, stat: SourceStat) -> TrackPlan {
+        // Planning cannot fail, so neither can this.
+        (try? trackPlans.value(for: stat.identity) { TrackPlan(info: info) }) ?? TrackPlan(info: info)
+    }
+
     /// A group's folder as `list` gives it: names and types only, so that a plain `ls` runs no pass.
     func trackListing(of folder: Node, info: MediaInfo, stat: SourceStat) -> [DirectoryEntry] {
-        trackChildren(of: folder, info: info).map {
+        trackChildren(of: folder, info: info, stat: stat).map {
             DirectoryEntry(name: $0.name, attributes: trackAttributes(of: $0.node, stat: stat, size: 0),
                            nameAndTypeOnly: true)
         }
     }
 
     /// Whether a node of `tracks/` is there for this probe of its source.
-    func trackExists(_ node: Node, info: MediaInfo) -> Bool {
-        let plan = TrackPlan(info: info)
+    func trackExists(_ node: Node, info: MediaInfo, stat: SourceStat) -> Bool {
+        let plan = trackPlan(info, stat: stat)
         switch node {
         case .tracksFolder: return !plan.isEmpty
         case .trackGroup(_, let group): return !plan.entries(in: group).isEmpty
@@ -49,9 +55,9 @@ extension MediaTree {
 
     /// What `stat` reports for a track file of `size` bytes (read-only, the source's owner and times).
     func trackAttributes(of node: Node, stat: SourceStat, size: Int64) -> Attributes {
-        Attributes(inode: inodes.number(for: node), type: .regular, permissions: 0o444, size: size, links: 1,
-                   uid: stat.uid, gid: stat.gid, accessTime: stat.accessTime,
-                   modificationTime: stat.modificationTime, changeTime: stat.changeTime)
+        var attributes = fileAttributes(of: node, stat: stat)
+        attributes.size = size
+        return attributes
     }
 
     // MARK: - Answers that wait for a pass without holding the caller's thread
@@ -66,7 +72,7 @@ extension MediaTree {
         do {
             let stat = try validStat(of: parentNode)
             let node = Node.track(rel: rel, group: group, name: name)
-            guard trackExists(node, info: try probe(rel: rel, stat: stat)) else { throw TreeError.notFound }
+            guard trackExists(node, info: try probe(rel: rel, stat: stat), stat: stat) else { throw TreeError.notFound }
             try trackAttributes(of: node, stat: stat, completion: completion)
         } catch {
             completion(.failure(error))
@@ -102,7 +108,7 @@ extension MediaTree {
     ///   `TreeError.io` (the file, the track and why) where the track could not be made.
     func trackFile(rel: String, group: TrackPlan.Group, name: String, stat: SourceStat, skipMemory: Bool = false,
                    completion: @escaping @Sendable (Result<TrackFile, Error>) -> Void) throws {
-        let plan = TrackPlan(info: try probe(rel: rel, stat: stat))
+        let plan = trackPlan(try probe(rel: rel, stat: stat), stat: stat)
         guard plan.entries.contains(where: { $0.group == group && $0.name == name }) else { throw TreeError.notFound }
         let key = TrackSetKey(identity: stat.identity, visual: group == .visual)
         let part = key.part(of: plan)

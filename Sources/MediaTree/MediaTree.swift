@@ -22,6 +22,9 @@ public final class MediaTree: Sendable {
     let probes = SharedWork<FileIdentity, MediaInfo>(capacity: 100_000)
     /// The source version each file was last opened at (for the kernel's page cache).
     let openedVersions = OpenedVersions()
+    /// The tracks of each source version, planned from its probe (listings and lookups of
+    /// `tracks/` ask for it many times).
+    let trackPlans = SharedWork<FileIdentity, TrackPlan>(capacity: 100_000)
     /// Rendered `info.json` by source identity and name.
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
     /// Chapter folders by source identity, each from one read of the file's chapters; nil for a
@@ -124,6 +127,7 @@ public final class MediaTree: Sendable {
         if case .sourceFolder(let rel) = node { return try listSourceFolder(rel: rel) }
         let info = try probe(rel: node.rel, stat: stat)
         if case .trackGroup = node { return trackListing(of: node, info: info, stat: stat) }
+        if case .thumbsFolder(let rel) = node { return thumbsListing(rel: rel, info: info, stat: stat) }
         return try mediaChildren(of: node, info: info, stat: stat).map {
             DirectoryEntry(name: $0.name, attributes: try attributes(of: $0.node, stat: stat))
         }

@@ -11,6 +11,9 @@ public enum TreeError: Error, Sendable, Equatable {
     case io(path: String, reason: String)
     /// An extended attribute that is not there (ENODATA).
     case noAttribute
+    /// An extended attribute in a namespace the tree keeps nothing in (EOPNOTSUPP): `security.`,
+    /// `system.` (ACLs), `trusted.`.
+    case unsupportedNamespace
     /// The caller's buffer is too small for the answer (ERANGE).
     case tooLarge
 }

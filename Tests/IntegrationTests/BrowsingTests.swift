@@ -167,4 +167,30 @@ import TestSupport
             expectSuccess(try Command.run(["cmp", "--", target, library.path("clips/portrait-rotated.mp4/portrait-rotated.mp4")]))
         }
     }
+
+    /// Security labels and ACLs are not supported (EOPNOTSUPP), so `ls -l` stops asking each file
+    /// for them; other `user.` names are simply absent (ENODATA); the mount's own are there.
+    @Test func extendedAttributeNamespaces() throws {
+        try LibraryMount.with("xattr-namespaces") { library in
+            let check = try Command.python(#"""
+            import errno, os, sys
+            for path in sys.argv[1:]:
+                for name, code in [("security.selinux", errno.EOPNOTSUPP), ("system.posix_acl_access", errno.EOPNOTSUPP),
+                                   ("trusted.x", errno.EOPNOTSUPP), ("user.nothing", errno.ENODATA)]:
+                    try:
+                        os.getxattr(path, name)
+                        raise SystemExit(f"{path}: {name} answered")
+                    except OSError as e:
+                        assert e.errno == code, (path, name, e)
+            assert os.getxattr(sys.argv[3], "user.mediafs.keyframe") in (b"true", b"false")
+            print("ok")
+            """#, [library.path("notes.txt"), library.path("feature-1080p.mp4"),
+                   library.path("feature-1080p.mp4/thumbs/at-25%.png")])
+            expectSuccess(check)
+            // ls -l still shows every entry, without the '+' (ACL) or '.' (label) marks.
+            let listing = try Command.run(["ls", "-l", library.path("feature-1080p.mp4")])
+            expectSuccess(listing)
+            #expect(!listing.stdout.contains("+ ") && !listing.stdout.contains(". "), "\(listing.stdout)")
+        }
+    }
 }
