@@ -15,7 +15,8 @@ enum Background {
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache)]
         arguments += ["--cache-size", command.cacheSize]
-        if let cacheDir = command.cacheDir { arguments += ["--cache-dir", MountPreflight.absolute(cacheDir)] }
+        // '' (no cache folder) stays '': made absolute it would name the working folder.
+        if let cacheDir = command.cacheDir { arguments += ["--cache-dir", cacheDir.isEmpty ? "" : MountPreflight.absolute(cacheDir)] }
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
         // Without --languages the daemon reads the same environment (it inherits it).
         if let languages = command.languages { arguments += ["--languages", languages] }

@@ -76,13 +76,20 @@ import TestSupport
                 kill(pid, SIGKILL)
             }
         }
+        // With no cache folder (''), which the daemon must get as it is, not as a path.
         let mounted = try Command.run([Mount.binary, "mount", "--pid-file", pidFile, "--log-file", folder.path("log"),
-                                       source, point], timeout: 30)
+                                       "--cache-dir", "", source, point], timeout: 30)
         expectSuccess(mounted)
         #expect(MountInfo.entries(at: point).contains { $0.fileSystemType == "fuse.mediafs" }, "not mounted on return")
         let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         #expect(pid > 0)
         if pid > 0 { Daemons.register(pid) }
+        let daemonArguments = ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").split(separator: "\0", omittingEmptySubsequences: false)
+        if let at = daemonArguments.firstIndex(of: "--cache-dir") {
+            #expect(daemonArguments[at + 1] == "", "the daemon's --cache-dir: \(daemonArguments[at + 1])")
+        } else {
+            Issue.record("the daemon got no --cache-dir: \(daemonArguments)")
+        }
         expectSuccess(try Command.run(["ls", point + "/feature-1080p.mp4"]))
         // Already mounted: a second mount on the same point is refused with a clear message.
         let again = try Command.run([Mount.binary, "mount", source, point], timeout: 30)
