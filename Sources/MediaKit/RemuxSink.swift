@@ -8,7 +8,6 @@ final class RemuxSink: TrackSink {
     private let source: SourceStream
     private let file: PendingFile
     private let output: MuxedOutput
-    private let scratch: Packet
     private var lastDts = cav_nopts_value()
     private var written = 0
     private var skipped = 0
@@ -23,17 +22,24 @@ final class RemuxSink: TrackSink {
         self.source = source
         file = try PendingFile(finalPath: finalPath)
         output = try MuxedOutput(muxer: muxer, path: file.temporaryPath, source: source, deadline: deadline)
-        scratch = try Packet()
     }
 
     /// Writes the packet with its times shifted to the file's start and rescaled to the output's
     /// time base. A packet without any timestamp, or whose decoding time goes back (damage), is
     /// left out and counted: the muxer would refuse it.
+    ///
+    /// The demuxer's packet is written as it is, its timing fields changed for the write and put
+    /// back after (other sinks of the stream read them): `av_write_frame` takes a reference of its
+    /// own, so a copy here would only add an allocation per packet.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         packetsSeen += 1
-        try check(av_packet_ref(scratch.pointer, packet), "av_packet_ref")
-        defer { scratch.unref() }
-        let p = scratch.pointer
+        let saved = (packet.pointee.pts, packet.pointee.dts, packet.pointee.duration,
+                     packet.pointee.stream_index, packet.pointee.pos)
+        defer {
+            (packet.pointee.pts, packet.pointee.dts, packet.pointee.duration,
+             packet.pointee.stream_index, packet.pointee.pos) = saved
+        }
+        let p = packet
         let none = cav_nopts_value()
         let reordered = source.codecParameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         if p.pointee.pts == none { p.pointee.pts = p.pointee.dts }

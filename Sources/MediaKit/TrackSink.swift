@@ -9,7 +9,8 @@ protocol TrackSink: AnyObject {
     var entries: [TrackPlan.Entry] { get }
     /// Packets of its stream taken so far, whether or not they were written.
     var packetsSeen: Int { get }
-    /// Takes one packet of its stream, as the demuxer read it. It must not keep the packet.
+    /// Takes one packet of its stream, as the demuxer read it. It must not keep the packet, and
+    /// must leave its fields as it found them (the stream's other sinks get it next).
     /// - Throws: `MediaError` when an output cannot be written; the sink's entries then fail.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws
     /// Completes the files and renames them to their final names.

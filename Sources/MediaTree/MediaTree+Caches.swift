@@ -31,18 +31,49 @@ extension MediaTree {
             + "\(request.width)x\(request.height)"
     }
 
+    /// The disk cache's key of a chapter image or cover made from a frame or converted artwork;
+    /// nil for a stored PNG (served as stored, not kept).
+    static func diskKey(identity: FileIdentity, plan: ImagePlan) -> String? {
+        let file = "\(identity.device) \(identity.inode) \(identity.size) \(identity.modificationNanoseconds)"
+        switch plan {
+        case .stored:
+            return nil
+        case .converted(let picture, let codec, let width, let height):
+            let source: String
+            switch picture {
+            case .cover: source = "cover"
+            case .chapterArtwork(let index): source = "chapter-\(index)"
+            }
+            return "picture-1 \(file) converted \(source) \(codec) \(width)x\(height)"
+        case .frame(let frame):
+            let times = frame.times.map { String($0.bitPattern, radix: 16) }.joined(separator: ",")
+            return "picture-1 \(file) frame \(frame.streamIndex) \(times) \(frame.width)x\(frame.height)"
+        }
+    }
+
     /// The thumbnail kept on disk under `key`, provided it is a whole PNG of the size asked for.
     static func thumbnail(from cache: DiskCache, key: String, request: ThumbnailRequest) -> Thumbnail? {
-        guard let entry = cache.read(key), let meta = entry.meta,
-              entry.bytes.count == PNGEncoder.encodedSize(width: request.width, height: request.height) else { return nil }
-        let fields = meta.split(separator: " ")
-        guard fields.count == 2, let bits = UInt64(fields[0], radix: 16) else { return nil }
-        return Thumbnail(png: entry.bytes, frameTime: Double(bitPattern: bits), isKeyframe: fields[1] == "keyframe")
+        guard let image = image(from: cache, key: key, size: PNGEncoder.encodedSize(width: request.width, height: request.height)),
+              let frameTime = image.frameTime else { return nil }
+        return Thumbnail(png: image.png, frameTime: frameTime, isKeyframe: image.isKeyframe ?? false)
+    }
+
+    /// The image kept on disk under `key`, provided it is a whole PNG of `size` bytes.
+    static func image(from cache: DiskCache, key: String, size: Int) -> MadeImage? {
+        guard let entry = cache.read(key), entry.bytes.count == size else { return nil }
+        let fields = (entry.meta ?? "").split(separator: " ")
+        guard fields.count == 2, let bits = UInt64(fields[0], radix: 16) else { return MadeImage(png: entry.bytes) }
+        return MadeImage(png: entry.bytes, frameTime: Double(bitPattern: bits), isKeyframe: fields[1] == "keyframe")
     }
 
     /// Keeps `thumbnail` on disk under `key`; the frame's time and kind go in the index.
     static func store(_ thumbnail: Thumbnail, in cache: DiskCache, key: String) {
-        let meta = String(thumbnail.frameTime.bitPattern, radix: 16) + (thumbnail.isKeyframe ? " keyframe" : " frame")
-        cache.store(thumbnail.png, meta: meta, for: key)
+        store(MadeImage(png: thumbnail.png, frameTime: thumbnail.frameTime, isKeyframe: thumbnail.isKeyframe), in: cache, key: key)
+    }
+
+    /// Keeps `image` on disk under `key`; a frame's time and kind go in the index.
+    static func store(_ image: MadeImage, in cache: DiskCache, key: String) {
+        let meta = image.frameTime.map { String($0.bitPattern, radix: 16) + (image.isKeyframe == true ? " keyframe" : " frame") }
+        cache.store(image.png, meta: meta, for: key)
     }
 }

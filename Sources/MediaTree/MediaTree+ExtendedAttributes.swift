@@ -104,6 +104,7 @@ extension MediaTree {
             ("chapter_lists_read", statistics.chapterListsRead.load(ordering: .relaxed)),
             ("chapter_images_made", statistics.chapterImagesMade.load(ordering: .relaxed)),
             ("covers_made", statistics.coversMade.load(ordering: .relaxed)),
+            ("pictures_from_disk", statistics.picturesFromDisk.load(ordering: .relaxed)),
             ("chapter_image_failures", statistics.chapterImageFailures.load(ordering: .relaxed)),
             ("thumbnail_cache_entries", cache.entries),
             ("thumbnail_cache_bytes", cache.cost),
@@ -113,6 +114,7 @@ extension MediaTree {
             ("track_sets_reused", statistics.trackSetsReused.load(ordering: .relaxed)),
             ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
+            ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -75,7 +75,8 @@ extension MediaTree {
     }
 
     /// Hands the image of a `cover` or `chapterImage` node to `completion`: from the memory cache at
-    /// once, or once made on the generation pool (shared with everyone asking meanwhile).
+    /// once, or from the disk cache or made on the generation pool (shared with everyone asking
+    /// meanwhile).
     /// - Throws: `TreeError.notFound` at once where there is no such image; the completion gets
     ///   `TreeError.io` where it cannot be made.
     func picture(of node: Node, stat: SourceStat, completion: @escaping @Sendable (Result<MadeImage, Error>) -> Void) throws {
@@ -88,9 +89,16 @@ extension MediaTree {
         case .chapterImage(_, let name): shownAs = absolute(rel) + "/chapters/" + name
         default: shownAs = absolute(rel) + "/cover.png"
         }
-        images.request(.picture(stat.identity, plan), work: { [media, statistics] in
+        // Frames and converted artwork are kept on disk; a stored PNG is as quick to read again.
+        let diskKey = Self.diskKey(identity: stat.identity, plan: plan)
+        images.request(.picture(stat.identity, plan), work: { [media, statistics, diskCache] in
+            if let diskCache, let diskKey, let kept = Self.image(from: diskCache, key: diskKey, size: plan.size) {
+                TreeStatistics.count(statistics.picturesFromDisk)
+                return kept
+            }
             do {
                 let made = try Self.make(plan, of: file, media: media)
+                if let diskCache, let diskKey { Self.store(made, in: diskCache, key: diskKey) }
                 if plan.kind == "cover" {
                     TreeStatistics.count(statistics.coversMade)
                 } else {

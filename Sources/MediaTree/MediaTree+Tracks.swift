@@ -138,10 +138,14 @@ extension MediaTree {
         return try answer.withLock { $0! }.get()
     }
 
-    /// Opens a track's file in the cache folder; reads are spliced from it. A file found missing or
-    /// of another size (removed from the cache meanwhile) is made again, once.
+    /// Opens a track's file in the cache folder; reads are spliced from it. A file found missing,
+    /// of another size (removed from the cache meanwhile) or, at its first open in this mount, with
+    /// another checksum than its manifest's (damaged) is made again, once. The set stays out of
+    /// eviction while the file is open.
     func openTrack(rel: String, group: TrackPlan.Group, name: String, stat: SourceStat, keepsKernelCache: Bool,
                    again: Bool = false, completion: @escaping @Sendable (Result<any FileContent, Error>) -> Void) throws {
+        let plan = TrackPlan(info: try probe(rel: rel, stat: stat))
+        let key = TrackSetKey(identity: stat.identity, visual: group == .visual)
         try trackFile(rel: rel, group: group, name: name, stat: stat, skipMemory: again) { [self] result in
             switch result {
             case .failure(let error):
@@ -149,11 +153,13 @@ extension MediaTree {
             case .success(let file):
                 let content = try? SourceFileContent(path: file.path, keepsKernelCache: keepsKernelCache)
                 var info = Glibc.stat()
-                if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size {
-                    return completion(.success(content))
+                if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size,
+                   tracks.check(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan)) {
+                    let pin = tracks.pin(key, plan: key.part(of: plan))
+                    return completion(.success(TrackFileContent(file: content, pin: pin)))
                 }
                 guard !again else {
-                    return completion(.failure(TreeError.io(path: file.path, reason: "the cached track is missing or changed")))
+                    return completion(.failure(TreeError.io(path: file.path, reason: "the cached track is missing, changed or damaged")))
                 }
                 do {
                     try openTrack(rel: rel, group: group, name: name, stat: stat, keepsKernelCache: false,

@@ -42,7 +42,8 @@ public final class MediaTree: Sendable {
     let probeDatabase: ProbeDatabase?
     /// Made files kept across mounts (`<cache-dir>/files/`); nil with no cache folder.
     let diskCache: DiskCache?
-    /// Extracted tracks: passes on a pool of their own, kept in the cache folder.
+    /// Extracted tracks: passes on a pool of their own, kept in the cache folder (bounded with
+    /// `diskCache`'s files when there is one).
     let tracks: TrackStore
 
     struct InfoKey: Hashable, Sendable {
@@ -80,7 +81,7 @@ public final class MediaTree: Sendable {
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
         images = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
                             cost: { $0.png.count })
-        tracks = TrackStore(settings: settings, logger: logger, statistics: statistics)
+        tracks = TrackStore(settings: settings, diskCache: diskCache, logger: logger, statistics: statistics)
     }
 
     /// Removes what the tree keeps only for this mount (a private track folder under /tmp, made

@@ -19,12 +19,17 @@ public final class TreeStatistics: Sendable {
     let chapterImagesMade = Atomic<Int>(0)
     /// `cover.png` images made (also those shown as chapter images of an audio file).
     let coversMade = Atomic<Int>(0)
+    /// Chapter images and covers made from frames or converted artwork read back from the disk
+    /// cache (checked) instead of made.
+    let picturesFromDisk = Atomic<Int>(0)
     /// Chapter images and covers that could not be made.
     let chapterImageFailures = Atomic<Int>(0)
     /// Passes over media files that extracted tracks (each reads the whole file once).
     let trackPasses = Atomic<Int>(0)
     /// Sets of tracks found complete on disk, made by an earlier pass or an earlier mount.
     let trackSetsReused = Atomic<Int>(0)
+    /// Track files of the cache folder whose checksum differed at their first open (their set is made again).
+    let trackFilesDamaged = Atomic<Int>(0)
     /// Track files made by the passes.
     let tracksMade = Atomic<Int>(0)
     /// Track files the passes could not make.

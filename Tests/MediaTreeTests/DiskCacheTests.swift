@@ -38,15 +38,15 @@ import Testing
                 cache.store(Self.bytes(UInt8(i)), for: "t\(thread)-\(i)")
                 _ = cache.read("t\(thread)-\(i / 2)")
                 let usage = try? cache.usage()
-                #expect((usage?.bytes ?? 0) <= 100_000 + 8 * 10_000, "within the bound but for stores in flight")
+                #expect((usage?.fileBytes ?? 0) <= 100_000 + 8 * 10_000, "within the bound but for stores in flight")
             }
         }
         cache.evict()
         let usage = try cache.usage()
-        #expect(usage.bytes <= 100_000)
-        #expect(usage.entries == 10)
+        #expect(usage.fileBytes <= 100_000)
+        #expect(usage.files == 10)
         let onDisk = Self.files(in: cache)
-        #expect(onDisk.count == usage.entries, "every evicted file is gone from the folder")
+        #expect(onDisk.count == usage.files, "every evicted file is gone from the folder")
         // Least recently used first: an entry just read survives the next store, one not read does not.
         let small = try DiskCache(database: try CacheFolderFixture().database(), capacity: 30_000, logger: Logger(label: "test"))
         for key in ["x", "y", "z"] { small.store(Self.bytes(3), for: key) }
@@ -55,6 +55,43 @@ import Testing
         #expect(small.read("y") == nil && small.read("x") != nil && small.read("w") != nil)
         small.store([UInt8](repeating: 0, count: 40_000), for: "huge")
         #expect(small.read("huge") == nil, "larger than the whole bound: not kept")
+    }
+
+    /// Track sets count in the same bound as files, least recently used first; a set held open
+    /// (pinned) is passed over until it is released, and then evicted.
+    @Test func trackSetsShareTheBoundAndPinnedOnesStay() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 30_000, logger: Logger(label: "test"))
+        func makeSet(_ name: String) throws {
+            let working = try DiskCache.makePassFolder(in: cache.tracksFolder)
+            FileManager.default.createFile(atPath: working + "/a.mka", contents: Data(Self.bytes(1, count: 20_000)))
+            try DiskCache.install(working, as: cache.tracksFolder + "/" + name)
+            cache.indexTrackSet(key: "tracks " + name, name: name, bytes: 20_000)
+        }
+        func sets() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: cache.tracksFolder)) ?? []).sorted()
+        }
+        try makeSet("s1")
+        var pin: DiskCache.Pin? = cache.pin("s1")
+        // Over the bound, but s1 is open and s2 was just made: both stay for now.
+        try makeSet("s2")
+        #expect(sets() == ["s1", "s2"])
+        pin = nil
+        _ = pin
+        // Released: the eviction passed over runs again, and s1 (least recently used) goes.
+        #expect(sets() == ["s2"])
+        try makeSet("s3")
+        #expect(sets() == ["s3"])
+        cache.store(Self.bytes(2), for: "thumb")
+        let usage = try cache.usage()
+        #expect(usage.trackSets == 1 && usage.files == 1 && usage.trackBytes + usage.fileBytes <= 30_000, "\(usage)")
+        // An unindexed set folder and a dead process's pass folder are removed at open.
+        try FileManager.default.createDirectory(atPath: cache.tracksFolder + "/stray", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: cache.tracksFolder + "/.pass-999999999-1", withIntermediateDirectories: true)
+        let reopened = try DiskCache(database: try folder.database(), capacity: 30_000, logger: Logger(label: "test"))
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: reopened.tracksFolder)) ?? []) == ["s3"])
+        try reopened.clear()
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: reopened.tracksFolder)) ?? []).isEmpty)
     }
 
     @Test func aDamagedEntryIsNotServed() throws {
@@ -69,7 +106,7 @@ import Testing
         truncate(cache.folder + "/" + Checksum.fileName(for: "cut"), 4_000)
         unlink(cache.folder + "/" + Checksum.fileName(for: "gone"))
         for key in ["flipped", "cut", "gone"] { #expect(cache.read(key) == nil, "\(key)") }
-        #expect(try cache.usage().entries == 0, "damaged entries are removed")
+        #expect(try cache.usage().files == 0, "damaged entries are removed")
         #expect(Self.files(in: cache).isEmpty)
         cache.store(Self.bytes(7), for: "flipped")
         #expect(cache.read("flipped")?.bytes == Self.bytes(7), "made again, then served")
@@ -99,7 +136,7 @@ import Testing
         #expect(reopened.read("never indexed") == nil)
         #expect(reopened.read("lost") == nil)
         #expect(reopened.read("kept")?.bytes == Self.bytes(1))
-        #expect(try reopened.usage().entries == 1)
+        #expect(try reopened.usage().files == 1)
     }
 
     @Test func clearEmptiesTheFolder() throws {
@@ -107,7 +144,7 @@ import Testing
         let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
         for i in 0..<5 { cache.store(Self.bytes(UInt8(i)), for: "k\(i)") }
         try cache.clear()
-        #expect(try cache.usage().entries == 0)
+        #expect(try cache.usage().files == 0)
         #expect(Self.files(in: cache).isEmpty)
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// anew with a warning in the log. Thread-safe; many readers at once, one writer (GRDB's pool).
 public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
     static let fileName = "probes.sqlite"
 
     /// The cache folder.
@@ -78,7 +78,8 @@ public final class CacheDatabase: Sendable {
             ) WITHOUT ROWID;
             CREATE TABLE file (
                 key TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL,
-                last_use INTEGER NOT NULL, checksum INTEGER NOT NULL, meta TEXT
+                last_use INTEGER NOT NULL, checksum INTEGER NOT NULL, meta TEXT,
+                kind TEXT NOT NULL DEFAULT 'file'
             );
             CREATE INDEX file_by_last_use ON file (last_use);
             CREATE INDEX file_by_name ON file (name);

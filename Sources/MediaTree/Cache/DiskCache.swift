@@ -2,10 +2,13 @@ import Foundation
 import Glibc
 import GRDB
 import Logging
+import Synchronization
 
-/// Made files kept on disk across mounts, under `<cache-dir>/files/`, bounded in bytes, the least
-/// recently used evicted first. The index (key, file name, size, last use, checksum, a line of
-/// metadata) lives in the cache database's `file` table.
+/// Made files kept on disk across mounts, under `<cache-dir>/files/`, and the folders of extracted
+/// track sets, under `<cache-dir>/tracks/`, bounded in bytes together, the least recently used
+/// evicted first. The index (key, name, size, last use, checksum, a line of metadata, and the kind:
+/// `file` or `tracks`) lives in the cache database's `file` table. Track sets are indexed and
+/// checked by `DiskCache+TrackSets`; a set that a reader has open is not evicted.
 ///
 /// Written atomically: the bytes go to a temporary name in the same folder, are fsynced, then
 /// renamed over the final name, and only then indexed. A reader only serves a file the index names
@@ -15,10 +18,19 @@ import Logging
 public final class DiskCache: Sendable {
     /// The folder of the files.
     public let folder: String
+    /// The folder of the track sets, one folder each.
+    public let tracksFolder: String
     /// The most the files may take together, in bytes.
     public let capacity: Int64
     let database: CacheDatabase
-    private let logger: Logger
+    let logger: Logger
+    /// Track sets open for reading, by name, and whether an eviction passed one over.
+    let pins = Mutex(Pins())
+
+    struct Pins {
+        var counts: [String: Int] = [:]
+        var skipped = false
+    }
 
     static let temporaryPrefix = ".tmp-"
 
@@ -28,12 +40,16 @@ public final class DiskCache: Sendable {
         self.capacity = capacity
         self.logger = logger
         folder = database.directory + "/files"
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CacheError.unwritable(path: folder, reason: CacheDatabase.reason(error))
+        tracksFolder = database.directory + "/tracks"
+        for made in [folder, tracksFolder] {
+            do {
+                try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+            } catch {
+                throw CacheError.unwritable(path: made, reason: CacheDatabase.reason(error))
+            }
         }
         cleanUp()
+        cleanUpTrackSets()
         evict()
     }
 
@@ -47,7 +63,7 @@ public final class DiskCache: Sendable {
     /// there is none or it was damaged (then it is removed).
     public func read(_ key: String) -> Entry? {
         let row = try? database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT name, size, checksum, meta FROM file WHERE key = ?", arguments: [key])
+            try Row.fetchOne(db, sql: "SELECT name, size, checksum, meta FROM file WHERE key = ? AND kind = 'file'", arguments: [key])
         }
         guard let row = row ?? nil else {
             database.count("file_misses")
@@ -96,41 +112,68 @@ public final class DiskCache: Sendable {
             logger.warning("cannot keep \(path) in the disk cache: \(error)")
             return
         }
-        evict()
+        evict(sparing: key)
     }
 
-    /// Removes entries, least recently used first, until the files fit in the bound.
-    func evict() {
-        let dropped: [String] = (try? database.pool.write { db -> [String] in
+    /// Removes entries, least recently used first, until they fit in the bound. A track set open
+    /// for reading is passed over (and the eviction run again once it is closed), and so is `sparing`,
+    /// the entry just stored, which fits in the bound alone.
+    func evict(sparing: String? = nil) {
+        let pinned = pins.withLock { $0.counts }
+        var skipped = false
+        let dropped: [(name: String, kind: String)] = (try? database.pool.write { db -> [(String, String)] in
             var total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM file") ?? 0
             guard total > capacity else { return [] }
-            var names: [String] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, name, size FROM file ORDER BY last_use")
+            var dropped: [(String, String)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, name, size, kind FROM file ORDER BY last_use")
             var keys: [String] = []
             while total > capacity, let row = try rows.next() {
+                let kind: String = row["kind"]
+                let name: String = row["name"]
+                if kind == Self.trackSetKind && pinned[name] != nil {
+                    skipped = true
+                    continue
+                }
+                if row["key"] as String == sparing { continue }
                 keys.append(row["key"])
-                names.append(row["name"])
+                dropped.append((name, kind))
                 total -= row["size"] as Int64
             }
             for key in keys { try db.execute(sql: "DELETE FROM file WHERE key = ?", arguments: [key]) }
-            return names
+            return dropped
         }) ?? []
-        for name in dropped { unlink(folder + "/" + name) }
+        if skipped { pins.withLock { $0.skipped = true } }
+        for entry in dropped {
+            if entry.kind == Self.trackSetKind {
+                removeTrackSetFolder(entry.name)
+            } else {
+                unlink(folder + "/" + entry.name)
+            }
+        }
         if !dropped.isEmpty { database.count("file_evictions", dropped.count) }
     }
 
-    /// What the cache holds: entries and bytes.
-    public func usage() throws -> (entries: Int, bytes: Int64) {
+    /// What the cache holds: entries and bytes, made files and track sets apart.
+    public func usage() throws -> (files: Int, fileBytes: Int64, trackSets: Int, trackBytes: Int64) {
         try database.pool.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM file")
-            return (row?["n"] ?? 0, row?["bytes"] ?? 0)
+            var usage = (files: 0, fileBytes: Int64(0), trackSets: 0, trackBytes: Int64(0))
+            let rows = try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM file GROUP BY kind")
+            for row in rows {
+                if row["kind"] as String == Self.trackSetKind {
+                    (usage.trackSets, usage.trackBytes) = (row["n"], row["bytes"])
+                } else {
+                    (usage.files, usage.fileBytes) = (row["n"], row["bytes"])
+                }
+            }
+            return usage
         }
     }
 
-    /// Removes every entry and its file.
+    /// Removes every entry, its file and every track set.
     public func clear() throws {
         _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM file") }
         cleanUp()
+        cleanUpTrackSets()
     }
 
     // MARK: Files
@@ -139,15 +182,15 @@ public final class DiskCache: Sendable {
     /// index rows whose file is gone.
     func cleanUp() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let indexed = Set((try? database.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM file") }) ?? [])
+        let indexed = Set((try? database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM file WHERE kind = 'file'")
+        }) ?? [])
         var present = Set<String>()
         var removed = 0
         for name in names {
             if name.hasPrefix(Self.temporaryPrefix) {
                 // .tmp-<pid>-<name>: a writer that is gone left it (a crash mid-write).
-                let pid = name.dropFirst(Self.temporaryPrefix.count).split(separator: "-").first.flatMap { Int32($0) }
-                if let pid, pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
-                if pid == getpid() { continue }
+                guard Self.writerIsGone(name, prefix: Self.temporaryPrefix) else { continue }
                 unlink(folder + "/" + name)
                 removed += 1
             } else if indexed.contains(name) {
@@ -160,10 +203,17 @@ public final class DiskCache: Sendable {
         let missing = indexed.subtracting(present)
         if !missing.isEmpty {
             try? database.pool.write { db in
-                for name in missing { try db.execute(sql: "DELETE FROM file WHERE name = ?", arguments: [name]) }
+                for name in missing { try db.execute(sql: "DELETE FROM file WHERE name = ? AND kind = 'file'", arguments: [name]) }
             }
         }
         if removed > 0 { logger.info("disk cache: removed \(removed) unfinished or unindexed files from \(folder)") }
+    }
+
+    /// Whether `<prefix><pid>-…` names a process that is gone (not this one, not a live one).
+    static func writerIsGone(_ name: String, prefix: String) -> Bool {
+        guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
+        guard pid != getpid() else { return false }
+        return !(kill(pid, 0) == 0 || errno == EPERM)
     }
 
     private func forget(_ key: String, name: String, path: String) {

@@ -4,57 +4,38 @@ import Logging
 import MediaKit
 import Synchronization
 
-/// The folder holding the track folders: `<cache>/tracks`, or a private folder under /tmp when the
-/// cache folder cannot be written (with a warning), made on first use and removed by `close()`.
+/// The folder holding the track folders: the disk cache's `<cache>/tracks`, or, with no usable
+/// cache folder, a private folder under /tmp (with a warning), made on first use and removed by
+/// `close()`.
 final class CacheRoot: Sendable {
     private struct State {
         var root: String?
         var isPrivate = false
     }
 
-    private let configured: String?
+    private let diskCache: DiskCache?
     private let logger: Logger
     private let state = Mutex(State())
 
-    /// Checks the configured folder at once, so that a mount that cannot use it says so when it starts.
-    init(configured: String?, logger: Logger) {
-        self.configured = configured
+    init(diskCache: DiskCache?, logger: Logger) {
+        self.diskCache = diskCache
         self.logger = logger
-        if configured != nil { _ = try? root() }
-    }
-
-    /// The folder of the set `key` of `plan`: `<root>/<key>`, made unless `create` is false.
-    /// - Throws: `TreeError.io` when no folder can be made.
-    func folder(for key: TrackSetKey, plan: TrackPlan, create: Bool = true) throws -> String {
-        let path = try root() + "/" + Self.name(for: key, plan: plan)
-        if create { try makeFolder(path) }
-        return path
     }
 
     /// The track cache's root, made on first use.
+    /// - Throws: `TreeError.io` when no folder can be made.
     func root() throws -> String {
-        try state.withLock { s in
+        if let diskCache { return diskCache.tracksFolder }
+        return try state.withLock { s in
             if let root = s.root { return root }
-            var problem: String?
-            if let configured {
-                let wanted = configured + "/tracks"
-                do {
-                    try makeFolder(wanted)
-                    try checkWritable(wanted)
-                    s.root = wanted
-                    return wanted
-                } catch {
-                    problem = "the cache folder \(wanted) cannot be written (\(error))"
-                }
-            }
             var template = Array("/tmp/mediafs-tracks-XXXXXX".utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
                 let reason = String(cString: strerror(errno))
-                logger.error("\(problem ?? "no cache folder"), and no private folder can be made under /tmp: \(reason)")
+                logger.error("no cache folder, and no private folder for tracks can be made under /tmp: \(reason)")
                 throw TreeError.io(path: "/tmp/mediafs-tracks-XXXXXX", reason: reason)
             }
             let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if let problem { logger.warning("\(problem): tracks are kept in \(made) until unmount") }
+            logger.warning("the cache folder cannot be written (memory caching only): extracted tracks are kept in \(made) until unmount")
             s.root = made
             s.isPrivate = true
             return made
@@ -82,6 +63,9 @@ final class CacheRoot: Sendable {
         return hex(fnv1a(text, basis: 0xcbf2_9ce4_8422_2325)) + hex(fnv1a(text, basis: 0x6c62_272e_07bb_0142))
     }
 
+    /// The disk cache's key of the set `name`.
+    static func indexKey(name: String) -> String { "tracks-\(TrackManifest.currentVersion) \(name)" }
+
     private static func fnv1a(_ text: String, basis: UInt64) -> UInt64 {
         var hash = basis
         for byte in text.utf8 {
@@ -94,21 +78,5 @@ final class CacheRoot: Sendable {
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    private func makeFolder(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw TreeError.io(path: path, reason: "cannot make the folder: \(error.localizedDescription)")
-        }
-    }
-
-    private func checkWritable(_ path: String) throws {
-        var template = Array("\(path)/.check-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw TreeError.io(path: path, reason: String(cString: strerror(errno))) }
-        Glibc.close(fd)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     }
 }

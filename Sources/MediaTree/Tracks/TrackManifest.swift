@@ -2,11 +2,12 @@ import Foundation
 import MediaKit
 
 /// `manifest.json` of a track folder in the cache: which source and plan the folder was made for,
-/// and what came of each entry. Written last, atomically, once every file of the pass is complete,
-/// so a folder with a manifest that matches holds whole files.
+/// and what came of each entry, with each file's size and checksum. Written last, atomically, once
+/// every file of the pass is complete, so a folder with a manifest that matches holds whole files;
+/// the checksums are checked when a file is first opened in a mount (`MediaTree.openTrack`).
 struct TrackManifest: Codable, Equatable {
     /// Bumped when the folder's layout or the meaning of a field changes: older folders are made again.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     struct Source: Codable, Equatable {
         /// Where the file was when the folder was made (for people and `mediafs cache`; not compared).
@@ -35,6 +36,8 @@ struct TrackManifest: Codable, Equatable {
         var group: TrackPlan.Group
         var name: String
         var size: Int64?
+        /// `Checksum` of the file's bytes.
+        var checksum: UInt64?
         var cutShort: String?
         var error: String?
     }
@@ -46,14 +49,16 @@ struct TrackManifest: Codable, Equatable {
 
     static let fileName = "manifest.json"
 
-    init(source: Source, plan: TrackPlan, set: TrackSet) {
+    /// - Parameter checksums: by `TrackSet.id`, for every file made.
+    init(source: Source, plan: TrackPlan, set: TrackSet, checksums: [String: UInt64]) {
         version = Self.currentVersion
         self.source = source
         self.plan = plan
         tracks = plan.entries.map { entry in
             switch set.outcome(group: entry.group, name: entry.name) {
             case .made(let file)?:
-                return Track(group: entry.group, name: entry.name, size: file.size, cutShort: file.cutShort)
+                return Track(group: entry.group, name: entry.name, size: file.size,
+                             checksum: checksums[TrackSet.id(group: entry.group, name: entry.name)], cutShort: file.cutShort)
             case .failed(let reason)?:
                 return Track(group: entry.group, name: entry.name, error: reason)
             case nil:
@@ -76,21 +81,29 @@ struct TrackManifest: Codable, Equatable {
             if let size = track.size {
                 let path = folder + "/" + id
                 var info = stat()
-                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) == size else { return nil }
-                outcomes[id] = .made(TrackFile(path: path, size: size, cutShort: track.cutShort))
+                guard let checksum = track.checksum, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) == size else { return nil }
+                outcomes[id] = .made(TrackFile(path: path, size: size, cutShort: track.cutShort, checksum: checksum))
             } else {
                 outcomes[id] = .failed(reason: track.error ?? "not made")
             }
         }
-        return TrackSet(outcomes: outcomes, isTransient: false)
+        return TrackSet(outcomes: outcomes, isTransient: false, isStored: true)
+    }
+
+    /// The length of the manifest in `folder`; 0 where there is none.
+    static func length(folder: String) -> Int64 {
+        var info = stat()
+        return stat(folder + "/" + fileName, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// Writes the manifest into `folder` under a temporary name and renames it into place, so the
     /// name only ever holds a whole manifest. Not flushed to the disk (`fsync` cost 50 ms after a
     /// pass had written its tracks): after a crash, a manifest that did not survive, or files that
     /// did not, fail the checks of `load`, and the pass runs again.
+    /// - Returns: its length in bytes.
     /// - Throws: `TreeError.io`.
-    func write(folder: String) throws {
+    @discardableResult
+    func write(folder: String) throws -> Int64 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = Array(try encoder.encode(self) + Data("\n".utf8))
@@ -114,5 +127,6 @@ struct TrackManifest: Codable, Equatable {
             unlink(temporary)
             throw TreeError.io(path: target, reason: reason)
         }
+        return Int64(data.count)
     }
 }

@@ -21,6 +21,9 @@ struct TrackFile: Sendable, Equatable {
     var size: Int64
     /// Set when the source is damaged or cut: the file holds what came before that point.
     var cutShort: String?
+    /// `Checksum` of its bytes, from the manifest of a set found on disk: checked at its first
+    /// open in a mount. Nil for a file this mount made (trusted).
+    var checksum: UInt64?
 }
 
 /// What one pass gave: for every entry of its part of the plan, the file or why there is none.
@@ -37,6 +40,8 @@ struct TrackSet: Sendable {
     var isTransient: Bool
     /// When the set was made or loaded.
     var made = ContinuousClock.now
+    /// Whether it was found on disk complete (not made by this mount's pass).
+    var isStored = false
 
     /// Seconds a set with a transient failure is served before a new pass is tried.
     static let transientLifetime: Duration = .seconds(30)
@@ -45,6 +50,26 @@ struct TrackSet: Sendable {
 
     func outcome(group: TrackPlan.Group, name: String) -> Outcome? {
         outcomes[Self.id(group: group, name: name)]
+    }
+
+    /// The same set with its files in `folder` (`<folder>/<group>/<name>`), where a pass's folder was renamed.
+    func relocated(to folder: String) -> TrackSet {
+        var moved = self
+        for (id, outcome) in outcomes {
+            if case .made(var file) = outcome {
+                file.path = folder + "/" + id
+                moved.outcomes[id] = .made(file)
+            }
+        }
+        return moved
+    }
+
+    /// The bytes of its files.
+    var bytes: Int64 {
+        outcomes.values.reduce(0) { total, outcome in
+            if case .made(let file) = outcome { return total + file.size }
+            return total
+        }
     }
 
     /// Whether it may still be served from memory.

@@ -5,83 +5,58 @@ import MediaKit
 import Synchronization
 
 /// Extracted tracks: made by one pass per file version and part, on a pool of their own, kept on
-/// disk in the cache folder and remembered in memory.
+/// disk in the cache folder (bounded with the other made files, `DiskCache+TrackSets`) and
+/// remembered in memory.
 ///
 /// A request is answered from memory, else from a folder an earlier pass (in this mount or an
 /// earlier one) completed, else by a new pass, which everyone asking for the same key meanwhile
-/// shares. No asker's thread waits for a pass: completions run on the pool's thread that did it.
+/// shares (`SharedJobs`). No asker's thread waits for a pass: completions run on the pool's thread
+/// that did it, once it has checksummed the set's files, written its manifest and indexed it
+/// (about 5% of a pass: reading back and hashing what it wrote, from the page cache).
 ///
-/// On disk: `<cache>/tracks/<key>/<group>/<name>` and `<cache>/tracks/<key>/manifest.json`,
-/// where `<key>` (32 hex digits) hashes the source's identity (device, inode, size, modification
-/// time in ns) and the part of the plan. Nothing here evicts: the folder is where the bounded disk
-/// cache (issue #6) will manage them.
+/// On disk: `<tracks>/<name>/<group>/<file>` and `<tracks>/<name>/manifest.json`, where `<name>`
+/// (32 hex digits, `CacheRoot.name`) hashes the source's identity and the part of the plan.
 final class TrackStore: Sendable {
     typealias Completion = @Sendable (TrackSet) -> Void
 
-    private let pool: WorkerPool
     /// Sets by key; small (names and sizes), so bounded by count.
-    private let kept = MemoryCache<TrackSetKey, TrackSet>(capacity: 10_000)
-    private let pending = Mutex<[TrackSetKey: [Completion]]>([:])
+    private let jobs: SharedJobs<TrackSetKey, TrackSet>
     private let folder: CacheRoot
+    let diskCache: DiskCache?
     let statistics: TreeStatistics
+    private let logger: Logger
+    /// Files whose checksum was checked in this mount: path, inode and change time.
+    private let verified = Mutex<Set<String>>([])
 
-    init(settings: TreeSettings, logger: Logger, statistics: TreeStatistics) {
-        pool = WorkerPool(name: "mediafs-tracks", threads: settings.trackThreads)
-        folder = CacheRoot(configured: settings.cacheDirectory, logger: logger)
+    init(settings: TreeSettings, diskCache: DiskCache?, logger: Logger, statistics: TreeStatistics) {
+        let pool = WorkerPool(name: "mediafs-tracks", threads: settings.trackThreads)
+        jobs = SharedJobs(pool: pool, cache: MemoryCache(capacity: 10_000), cost: { _ in 1 }, isCurrent: { $0.isFresh })
+        folder = CacheRoot(diskCache: diskCache, logger: logger)
+        self.diskCache = diskCache
         self.statistics = statistics
+        self.logger = logger
     }
 
     /// Calls `completion` with the set for `key`: remembered, left on disk by an earlier pass,
     /// under way, or made now by `pass` on the pool (given the folder to write into).
     /// - Parameters:
     ///   - plan: the entries of this pass (`key.part(of:)` the file's plan).
-    ///   - skipMemory: do not trust the remembered set (a file it names was found missing).
+    ///   - skipMemory: do not trust the remembered set (a file it names was found missing or damaged).
     func request(_ key: TrackSetKey, plan: TrackPlan, sourcePath: String, skipMemory: Bool = false,
                  pass: @escaping @Sendable (_ folder: String) -> TrackSet, completion: @escaping Completion) {
-        if !skipMemory, let set = kept.value(for: key), set.isFresh { return completion(set) }
-        let joined = pending.withLock { waiting -> Bool in
-            guard waiting[key] != nil else { return false }
-            waiting[key]!.append(completion)
-            return true
-        }
-        if joined { return }
-        // A folder completed earlier: a small JSON file and a stat per track, on the caller's thread.
-        if let set = loadFromDisk(key, plan: plan) { return completion(set) }
-        let isFirst = pending.withLock { waiting -> Bool in
-            if waiting[key] != nil {
-                waiting[key]!.append(completion)
-                return false
-            }
-            waiting[key] = [completion]
-            return true
-        }
-        guard isFirst else { return }
-        pool.submit { [self] in
+        jobs.request(key, skipCache: skipMemory, quick: { [self] in loadFromDisk(key, plan: plan) }, work: { [self] in
             // Completed meanwhile by a pass that ended between our checks and our registration.
-            let set: TrackSet
-            if let loaded = loadFromDisk(key, plan: plan) {
-                set = loaded
-            } else {
-                do {
-                    let target = try folder.folder(for: key, plan: plan)
-                    unlink(target + "/" + TrackManifest.fileName)
-                    set = pass(target)
-                    if !set.isTransient {
-                        try? TrackManifest(source: .init(path: sourcePath, identity: key.identity), plan: plan, set: set)
-                            .write(folder: target)
-                    }
-                } catch {
-                    set = .failed(plan, reason: "the cache folder cannot be used: \(error)")
-                }
-                kept.insert(set, cost: 1, for: key)
-            }
-            let waiters = pending.withLock { $0.removeValue(forKey: key) ?? [] }
-            for waiter in waiters { waiter(set) }
-        }
+            if let loaded = loadFromDisk(key, plan: plan) { return loaded }
+            let set = make(key, plan: plan, pass: pass)
+            keep(set, key: key, plan: plan, sourcePath: sourcePath)
+            return set
+        }, completion: { result in
+            completion((try? result.get()) ?? .failed(plan, reason: "no track set"))
+        })
     }
 
     /// Passes queued or running.
-    var inFlight: Int { pending.withLock { $0.count } }
+    var inFlight: Int { jobs.inFlight }
 
     /// Removes the private folder, if the store had to make one (at unmount).
     func close() { folder.close() }
@@ -90,11 +65,91 @@ final class TrackStore: Sendable {
     /// - Throws: `TreeError.io` when no folder can be made.
     func root() throws -> String { try folder.root() }
 
+    // MARK: - Reading back
+
+    /// Whether `file`, open as `descriptor`, holds the bytes its manifest says: checked once per
+    /// mount (files this mount made are trusted). A damaged file removes its whole set from the
+    /// disk, to be made again.
+    func check(_ file: TrackFile, descriptor: Int32, key: TrackSetKey, plan: TrackPlan) -> Bool {
+        guard let checksum = file.checksum else { return true }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        let mark = "\(file.path)|\(info.st_ino)|\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        if verified.withLock({ $0.contains(mark) }) { return true }
+        guard Checksum.of(descriptor: descriptor, length: Int64(info.st_size)) == checksum else {
+            logger.warning("the cached track \(file.path) is damaged (its checksum differs): its set is made again")
+            TreeStatistics.count(statistics.trackFilesDamaged)
+            let name = CacheRoot.name(for: key, plan: plan)
+            if let diskCache {
+                diskCache.removeTrackSet(key: CacheRoot.indexKey(name: name), name: name)
+            } else if let root = try? folder.root() {
+                DiskCache.removeFolder(root + "/" + name)
+            }
+            return false
+        }
+        verified.withLock { _ = $0.insert(mark) }
+        return true
+    }
+
+    /// Keeps the set of `key` out of eviction while the returned pin lives, and marks it used.
+    func pin(_ key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
+        guard let diskCache else { return nil }
+        let name = CacheRoot.name(for: key, plan: plan)
+        diskCache.touchTrackSet(key: CacheRoot.indexKey(name: name))
+        return diskCache.pin(name)
+    }
+
+    // MARK: - Making and keeping
+
+    /// Runs `pass` into a folder of its own and gives it the set's name once the pass is over.
+    private func make(_ key: TrackSetKey, plan: TrackPlan, pass: @Sendable (String) -> TrackSet) -> TrackSet {
+        do {
+            let root = try folder.root()
+            let working = try DiskCache.makePassFolder(in: root)
+            let set = pass(working)
+            let final = root + "/" + CacheRoot.name(for: key, plan: plan)
+            try DiskCache.install(working, as: final)
+            return set.relocated(to: final)
+        } catch {
+            return .failed(plan, reason: "the cache folder cannot be used: \(error)")
+        }
+    }
+
+    /// Checksums the files of a set just made, writes its manifest, indexes it in the disk cache
+    /// (evicting what no longer fits). A set with a failure that may not
+    /// happen again is not kept (its folder is removed at the next open of the cache).
+    private func keep(_ set: TrackSet, key: TrackSetKey, plan: TrackPlan, sourcePath: String) {
+        guard !set.isStored, !set.isTransient, let root = try? folder.root() else { return }
+        let name = CacheRoot.name(for: key, plan: plan)
+        var checksums: [String: UInt64] = [:]
+        for (id, outcome) in set.outcomes {
+            guard case .made(let file) = outcome else { continue }
+            let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+            defer { if fd >= 0 { Glibc.close(fd) } }
+            guard fd >= 0, let checksum = Checksum.of(descriptor: fd, length: file.size) else {
+                logger.warning("cannot read back \(file.path) to keep it: \(String(cString: strerror(errno)))")
+                return
+            }
+            checksums[id] = checksum
+        }
+        do {
+            let manifest = TrackManifest(source: .init(path: sourcePath, identity: key.identity), plan: plan,
+                                         set: set, checksums: checksums)
+            let manifestBytes = try manifest.write(folder: root + "/" + name)
+            diskCache?.indexTrackSet(key: CacheRoot.indexKey(name: name), name: name, bytes: set.bytes + manifestBytes)
+        } catch {
+            logger.warning("cannot keep the tracks of \(sourcePath) in \(root)/\(name): \(error)")
+        }
+    }
+
     private func loadFromDisk(_ key: TrackSetKey, plan: TrackPlan) -> TrackSet? {
-        guard let target = try? folder.folder(for: key, plan: plan, create: false),
-              let set = TrackManifest.load(folder: target, identity: key.identity, plan: plan) else { return nil }
+        guard let root = try? folder.root() else { return nil }
+        let name = CacheRoot.name(for: key, plan: plan)
+        guard let set = TrackManifest.load(folder: root + "/" + name, identity: key.identity, plan: plan) else { return nil }
         TreeStatistics.count(statistics.trackSetsReused)
-        kept.insert(set, cost: 1, for: key)
+        // Indexed again as just used (and adopted, had a crash come between manifest and index).
+        diskCache?.indexTrackSet(key: CacheRoot.indexKey(name: name), name: name,
+                                 bytes: set.bytes + TrackManifest.length(folder: root + "/" + name))
         return set
     }
 }

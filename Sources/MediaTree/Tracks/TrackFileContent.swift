@@ -1,0 +1,15 @@
+/// An open track file of the cache folder: reads are spliced from its descriptor, and its set is
+/// kept out of the disk cache's eviction until the file is released (the pin goes with it).
+final class TrackFileContent: FileContent {
+    private let file: SourceFileContent
+    private let pin: DiskCache.Pin?
+
+    init(file: SourceFileContent, pin: DiskCache.Pin?) {
+        self.file = file
+        self.pin = pin
+    }
+
+    func read(offset: Int64, count: Int) throws -> [UInt8] { try file.read(offset: offset, count: count) }
+    var keepsKernelCache: Bool { file.keepsKernelCache }
+    var spliceDescriptor: Int32? { file.spliceDescriptor }
+}
