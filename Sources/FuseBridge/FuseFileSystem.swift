@@ -17,12 +17,19 @@ public final class FuseFileSystem: Sendable {
         /// Seconds the kernel may keep attributes.
         public var attributes: Double = 1
         public init() {}
+        /// Both times set to `seconds`.
+        public init(seconds: Double) {
+            entry = seconds
+            attributes = seconds
+        }
     }
 
     let tree: MediaTree
     let logger: Logger
     let timeouts: Timeouts
     let lookups = LookupCounts()
+    /// Tells the kernel what source changes made stale; give it to `MediaTree.watchSource(reportingTo:)`.
+    public let notifier: KernelNotifier
     /// Runs requests that may block on the tree (a probe, a listing). Threads of its own, more than
     /// the cores: a slow probe holds one, never libfuse's loop; images are made on the tree's own
     /// generation pool, so these threads only wait for probes and the disk.
@@ -33,6 +40,7 @@ public final class FuseFileSystem: Sendable {
         self.tree = tree
         self.logger = logger
         self.timeouts = timeouts
+        notifier = KernelNotifier(lookups: lookups, logger: logger)
     }
 
     /// The file system a request belongs to (the session's userdata).

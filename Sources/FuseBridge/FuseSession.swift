@@ -47,6 +47,7 @@ public final class FuseSession {
             throw FuseError.mountFailed(mountpoint: mountpoint)
         }
         logger.info("mounted on \(mountpoint)")
+        fileSystem.notifier.attach(session)
 
         let events = SessionEvents()
         let handle = SessionHandle(session)
@@ -60,7 +61,9 @@ public final class FuseSession {
         }
 
         var loopCode: Int32?
-        switch events.next() {
+        let event = events.next()
+        fileSystem.notifier.detach()
+        switch event {
         case .loopEnded(let code)?:
             loopCode = code
             fuse_session_unmount(session)

@@ -14,7 +14,7 @@ enum Background {
         var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache)]
-        arguments += ["--cache-size", command.cacheSize]
+        arguments += ["--cache-size", command.cacheSize, "--kernel-cache-time", String(command.kernelCacheTime)]
         if let cacheDir = command.cacheDir { arguments += ["--cache-dir", MountPreflight.absolute(cacheDir)] }
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
         // Without --languages the daemon reads the same environment (it inherits it).
