@@ -17,6 +17,11 @@ public final class FuseFileSystem: Sendable {
         /// Seconds the kernel may keep attributes.
         public var attributes: Double = 1
         public init() {}
+        /// Both times set to `seconds`.
+        public init(seconds: Double) {
+            entry = seconds
+            attributes = seconds
+        }
     }
 
     let tree: MediaTree
@@ -25,6 +30,8 @@ public final class FuseFileSystem: Sendable {
     let lookups = LookupCounts()
     /// Originals read by the kernel itself, where it can.
     let passthrough: Passthrough
+    /// Tells the kernel what source changes made stale; give it to `MediaTree.watchSource(reportingTo:)`.
+    public let notifier: KernelNotifier
     /// Runs requests that may block on the tree (a probe, a listing). Threads of its own, more than
     /// the cores: a slow probe holds one, never libfuse's loop; images are made on the tree's own
     /// generation pool, so these threads only wait for probes and the disk.
@@ -38,6 +45,7 @@ public final class FuseFileSystem: Sendable {
         self.logger = logger
         self.timeouts = timeouts
         self.passthrough = Passthrough(wanted: passthrough, logger: logger)
+        notifier = KernelNotifier(lookups: lookups, logger: logger)
     }
 
     /// The file system a request belongs to (the session's userdata).

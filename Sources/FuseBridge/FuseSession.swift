@@ -50,6 +50,7 @@ public final class FuseSession {
             logger.warning("libfuse refused custom I/O: originals are read through the daemon")
         }
         logger.info("mounted on \(mountpoint)")
+        fileSystem.notifier.attach(session)
 
         let events = SessionEvents()
         let handle = SessionHandle(session)
@@ -63,7 +64,9 @@ public final class FuseSession {
         }
 
         var loopCode: Int32?
-        switch events.next() {
+        let event = events.next()
+        fileSystem.notifier.detach()
+        switch event {
         case .loopEnded(let code)?:
             loopCode = code
             fuse_session_unmount(session)

@@ -10,6 +10,8 @@ public final class InodeTable: Sendable {
     private struct State {
         var byNode: [Node: UInt64] = [.sourceFolder(rel: ""): InodeTable.rootNumber]
         var byNumber: [UInt64: Node] = [InodeTable.rootNumber: .sourceFolder(rel: "")]
+        /// The numbers of the nodes made from each source path, so that a change finds them.
+        var byRel: [String: [UInt64]] = ["": [InodeTable.rootNumber]]
         var next: UInt64 = InodeTable.rootNumber + 1
     }
 
@@ -25,6 +27,7 @@ public final class InodeTable: Sendable {
             s.next += 1
             s.byNode[node] = n
             s.byNumber[n] = node
+            s.byRel[node.rel, default: []].append(n)
             return n
         }
     }
@@ -32,6 +35,19 @@ public final class InodeTable: Sendable {
     /// The node behind `number`, or nil for a number this table never gave.
     public func node(for number: UInt64) -> Node? {
         state.withLock { $0.byNumber[number] }
+    }
+
+    /// The number of `node` if it has one; never makes one.
+    public func existingNumber(for node: Node) -> UInt64? {
+        state.withLock { $0.byNode[node] }
+    }
+
+    /// Every numbered node made from the source path `rel` or, with `subtree`, from anything under it too.
+    func numbered(at rel: String, subtree: Bool) -> [(node: Node, number: UInt64)] {
+        state.withLock { s in
+            let rels = subtree ? s.byRel.keys.filter { RelPath.isWithin($0, rel) } : [rel]
+            return rels.flatMap { s.byRel[$0] ?? [] }.map { (s.byNumber[$0]!, $0) }
+        }
     }
 
     /// How many nodes have numbers.

@@ -77,18 +77,12 @@ extension MediaTree {
     /// media-named files not probed yet are probed several at a time.
     func listSourceFolder(rel: String) throws -> [DirectoryEntry] {
         let path = absolute(rel)
-        guard let dir = opendir(path) else {
-            throw TreeError.io(path: path, reason: String(cString: strerror(errno)))
+        let names: [String]
+        do {
+            names = try DirectoryReader.entries(of: path).map(\.name).sorted()
+        } catch {
+            throw TreeError.io(path: path, reason: error.description)
         }
-        var found: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { found.append(name) }
-        }
-        closedir(dir)
-        let names = found.sorted()
 
         let listed = UnsafeMutableBufferPointer<Attributes?>.allocate(capacity: names.count)
         listed.initialize(repeating: nil)

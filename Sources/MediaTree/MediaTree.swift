@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MediaKit
+import Synchronization
 
 /// The virtual tree mediafs shows: the source mirrored, each media file a folder.
 ///
@@ -45,6 +46,8 @@ public final class MediaTree: Sendable {
     /// Extracted tracks: passes on a pool of their own, kept in the cache folder (bounded with
     /// `diskCache`'s files when there is one).
     let tracks: TrackStore
+    /// The watcher of source changes, once `watchSource(reportingTo:)` started it.
+    let watching = Mutex<SourceWatcher?>(nil)
 
     struct InfoKey: Hashable, Sendable {
         var identity: FileIdentity
@@ -84,9 +87,10 @@ public final class MediaTree: Sendable {
         tracks = TrackStore(settings: settings, diskCache: diskCache, logger: logger, statistics: statistics)
     }
 
-    /// Removes what the tree keeps only for this mount (a private track folder under /tmp, made
-    /// when the cache folder could not be written). Call once, at unmount.
+    /// Stops watching the source and removes what the tree keeps only for this mount (a private
+    /// track folder under /tmp, made when the cache folder could not be written). Call once, at unmount.
     public func close() {
+        stopWatching()
         tracks.close()
     }
 

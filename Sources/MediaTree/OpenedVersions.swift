@@ -15,4 +15,12 @@ final class OpenedVersions: Sendable {
             return versions[inode] == identity
         }
     }
+
+    /// Forgets the versions of `inodes`, so that their next open keeps no page the kernel holds,
+    /// even where the source's identity looks the same (a rewrite within one timestamp tick).
+    func forget(_ inodes: [UInt64]) {
+        versions.withLock { versions in
+            for inode in inodes { versions[inode] = nil }
+        }
+    }
 }

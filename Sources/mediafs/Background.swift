@@ -14,9 +14,10 @@ enum Background {
         var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache)]
-        arguments += ["--cache-size", command.cacheSize]
+        arguments += ["--cache-size", command.cacheSize, "--kernel-cache-time", String(command.kernelCacheTime)]
         // '' (no cache folder) stays '': made absolute it would name the working folder.
         if let cacheDir = command.cacheDir { arguments += ["--cache-dir", cacheDir.isEmpty ? "" : MountPreflight.absolute(cacheDir)] }
+        if command.noPassthrough { arguments.append("--no-passthrough") }
         if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
         // Without --languages the daemon reads the same environment (it inherits it).
         if let languages = command.languages { arguments += ["--languages", languages] }

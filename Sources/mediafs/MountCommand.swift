@@ -37,6 +37,12 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for the mount to answer.", valueName: "seconds"))
     var mountTimeout: Double = 30
 
+    @Option(help: ArgumentHelp("""
+        Seconds the kernel may keep names and attributes. Source changes are told to it as they happen, so a longer \
+        time makes repeated listings faster; changes to the target of a symbolic link are seen only after it.
+        """, valueName: "seconds"))
+    var kernelCacheTime: Double = 1
+
     @Option(help: ArgumentHelp("Seconds a media file's probe may take before it is shown as a plain file.", valueName: "seconds"))
     var probeTimeout: Double = 20
 
@@ -83,6 +89,7 @@ struct MountCommand: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of: trace, debug, info, notice, warning, error")
         }
+        guard kernelCacheTime >= 0 else { throw ValidationError("--kernel-cache-time must not be negative") }
         guard mountTimeout > 0, probeTimeout > 0 else { throw ValidationError("timeouts must be positive") }
         _ = try treeSettings()
     }
@@ -153,8 +160,12 @@ struct MountCommand: ParsableCommand {
 
         let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger,
                              settings: try treeSettings())
+        let fileSystem = FuseFileSystem(tree: tree, logger: logger, timeouts: .init(seconds: kernelCacheTime),
+                                        passthrough: !noPassthrough)
+        // Source changes reach the kernel as they happen; the watcher stops in `tree.close()`.
+        tree.watchSource(reportingTo: fileSystem.notifier)
         let session = FuseSession(
-            fileSystem: FuseFileSystem(tree: tree, logger: logger, passthrough: !noPassthrough), mountpoint: mountpoint,
+            fileSystem: fileSystem, mountpoint: mountpoint,
             options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)
         do {
             try session.run { ok in

@@ -1,0 +1,72 @@
+import CFuse
+import Glibc
+import Logging
+import MediaTree
+import Synchronization
+
+/// Tells the kernel what source changes made stale, so that it asks again instead of serving what
+/// it cached: a name (`fuse_lowlevel_notify_inval_entry`) or a node's attributes and pages
+/// (`fuse_lowlevel_notify_inval_inode`, the whole file).
+///
+/// Called from the tree's source watcher, never from a request handler: the kernel may send
+/// requests of its own while it invalidates (it waits for a lookup under way in the same folder),
+/// and those must find every thread they need free. Only nodes the kernel holds (a lookup count,
+/// or the root) are told; ENOENT (the kernel had dropped it already) is no error. Nothing is sent
+/// before `attach` or after `detach`: the session pointer is used only under the lock, and
+/// `detach` waits for notifications under way.
+public final class KernelNotifier: InvalidationSink {
+    private let session = Mutex<SessionPointer?>(nil)
+    private let lookups: LookupCounts
+    private let logger: Logger
+    private let sent = Atomic<Int>(0)
+
+    init(lookups: LookupCounts, logger: Logger) {
+        self.lookups = lookups
+        self.logger = logger
+    }
+
+    /// Notifications delivered since mount (the kernel held what they named).
+    public var delivered: Int { sent.load(ordering: .relaxed) }
+
+    func attach(_ pointer: OpaquePointer) {
+        session.withLock { $0 = SessionPointer(pointer) }
+    }
+
+    /// Ends notifications; once this returns, none is under way and none follows.
+    func detach() {
+        session.withLock { $0 = nil }
+    }
+
+    public func invalidate(_ invalidations: [Invalidation]) {
+        session.withLock { session in
+            guard let session = session?.pointer else { return }
+            for invalidation in invalidations {
+                let result: Int32
+                switch invalidation {
+                case .entry(let parent, let name):
+                    guard isHeld(parent) else { continue }
+                    result = name.withCString { fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), $0, strlen($0)) }
+                case .inode(let inode):
+                    guard isHeld(inode) else { continue }
+                    result = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
+                }
+                switch result {
+                case 0: sent.add(1, ordering: .relaxed)
+                case -ENOENT: break
+                case -ENODEV, -EBADF: return  // the connection is gone: unmounting
+                default: logger.debug("kernel notification \(invalidation) failed: \(String(cString: strerror(-result)))")
+                }
+            }
+        }
+    }
+
+    private func isHeld(_ inode: UInt64) -> Bool {
+        inode == UInt64(FUSE_ROOT_ID) || lookups.count(of: inode) > 0
+    }
+}
+
+/// The session pointer, kept under the notifier's lock.
+private struct SessionPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
