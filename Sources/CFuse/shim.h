@@ -2,7 +2,7 @@
 #define MEDIAFS_CFUSE_SHIM_H
 
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* splice */
+#define _GNU_SOURCE /* splice, posix_spawn_file_actions_addclosefrom_np */
 #endif
 
 /* 312: fuse_session_loop_mt is a real function and fuse_loop_config is opaque. */
@@ -147,6 +147,21 @@ static inline int cfuse_backing_open(int dev_fd, int fd) {
 static inline int cfuse_backing_close(int dev_fd, int32_t backing_id) {
     uint32_t id = (uint32_t)backing_id;
     return ioctl(dev_fd, _IOW(229, 2, uint32_t), &id);
+}
+
+/* glibc's GNU extensions to posix_spawn (2.34 and later), declared only with _GNU_SOURCE.
+   The corresponding C functions are posix_spawn_file_actions_addclosefrom_np and
+   posix_spawn_file_actions_addchdir_np; POSIX_SPAWN_SETSID is a macro. */
+#include <spawn.h>
+
+enum { CFUSE_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID };
+
+static inline int cfuse_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+static inline int cfuse_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
 }
 
 #endif

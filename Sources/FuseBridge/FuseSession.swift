@@ -97,9 +97,7 @@ public final class FuseSession {
     /// Detaches the mount now, even while files on it are open: as root with `umount2`, otherwise
     /// with `fusermount3 -u -z`.
     private func detach() {
-        if geteuid() == 0 && umount2(mountpoint, Int32(MNT_DETACH)) == 0 { return }
-        let status = ChildProcess.run("/bin/fusermount3", ["-u", "-z", mountpoint])
-        if status != 0 { logger.error("fusermount3 -u -z \(mountpoint) failed with status \(status)") }
+        if let failure = LazyUnmount.detach(mountpoint) { logger.error("\(failure)") }
     }
 
     /// Answers still being worked on reply into the session, so it must not go before them.
