@@ -9,7 +9,8 @@ import Logging
 /// Teardown follows libfuse's hello_ll in reverse order of set-up. After a signal the mount is
 /// detached first (so no dead mount can remain), then the loop is given a bound to finish; a loop
 /// still held by an open file after that is left to end when the process exits, which closes
-/// /dev/fuse and so ends the connection.
+/// /dev/fuse and so ends the connection. If the process dies instead (SIGKILL, a crash), libfuse's
+/// auto_unmount helper and a watchdog of our own (`MountWatchdog`) remove the mount.
 public final class FuseSession {
     let fileSystem: FuseFileSystem
     let mountpoint: String
@@ -17,6 +18,9 @@ public final class FuseSession {
     let logger: Logger
     /// Seconds the loop is given to finish after the mount is gone.
     public var shutdownBound: Double = 3
+    /// The mediafs program, run with its hidden `watch-mount` subcommand as the mount's watchdog
+    /// (`MountWatchdog`); nil for none.
+    public var watchdogExecutable: String? = "/proc/self/exe"
 
     public init(fileSystem: FuseFileSystem, mountpoint: String, options: MountOptions, logger: Logger) {
         self.fileSystem = fileSystem
@@ -46,6 +50,9 @@ public final class FuseSession {
             userdata.release()
             throw FuseError.mountFailed(mountpoint: mountpoint)
         }
+        // No program this daemon starts may hold /dev/fuse: the connection would outlive the daemon.
+        _ = fcntl(fuse_session_fd(session), F_SETFD, FD_CLOEXEC)
+        startWatchdog()
         if !fileSystem.passthrough.install(on: session) {
             logger.warning("libfuse refused custom I/O: originals are read through the daemon")
         }
@@ -98,6 +105,18 @@ public final class FuseSession {
     /// with `fusermount3 -u -z`.
     private func detach() {
         if let failure = LazyUnmount.detach(mountpoint) { logger.error("\(failure)") }
+    }
+
+    /// Starts the process that removes the mount if this one dies and leaves it dead (`MountWatchdog`).
+    /// Without it the mount still has libfuse's auto_unmount, so a failure is logged, not thrown.
+    private func startWatchdog() {
+        guard let executable = watchdogExecutable else { return }
+        do {
+            let pid = try MountWatchdog.start(executable: executable, mountpoint: mountpoint)
+            logger.debug("mount watchdog started (pid \(pid))")
+        } catch {
+            logger.error("\(error)")
+        }
     }
 
     /// Answers still being worked on reply into the session, so it must not go before them.

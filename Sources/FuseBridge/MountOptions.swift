@@ -13,8 +13,11 @@ public struct MountOptions: Sendable, Equatable {
     }
 
     /// What every mediafs mount has: read-only, permissions checked by the kernel, and removed by
-    /// libfuse's helper if the daemon dies (no dead mount after SIGKILL).
+    /// libfuse's helper if the daemon dies (with `MountWatchdog` for when that helper loses its race).
     static let fixed = ["ro", "default_permissions", "auto_unmount", "subtype=mediafs"]
+
+    /// The type /proc/self/mountinfo shows for a mediafs mount (`fuse.` and the subtype).
+    static let fileSystemType = "fuse.mediafs"
 
     /// The argument vector for `fuse_session_new`.
     var arguments: [String] {

@@ -14,6 +14,6 @@ struct MediaFS: ParsableCommand {
             and info.json. See Docs/LAYOUT.md.
             """,
         version: version,
-        subcommands: [MountCommand.self, UnmountCommand.self, CacheCommand.self, WarmCommand.self]
+        subcommands: [MountCommand.self, UnmountCommand.self, CacheCommand.self, WarmCommand.self, WatchMountCommand.self]
     )
 }

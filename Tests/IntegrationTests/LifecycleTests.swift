@@ -47,16 +47,17 @@ import TestSupport
         }
     }
 
-    /// SIGKILL cannot be handled; auto_unmount removes the mount, so no dead mount is left.
+    /// SIGKILL cannot be handled; libfuse's auto_unmount helper or our watchdog removes the mount,
+    /// so no dead mount is left (WatchdogTests checks the watchdog alone).
     @Test func aKilledDaemonLeavesNoDeadMount() throws {
         try LibraryMount.with("sigkill") { library in
-            // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3
-            // in the daemon's process group) must survive it to remove the mount.
+            // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3)
+            // and the watchdog (`mediafs watch-mount`, in a session of its own) survive it.
             #expect(library.mount.signal(SIGKILL) == .signalled(SIGKILL))
             let gone = library.mount.waitUntilUnmounted(timeout: 30)
             let helpers = gone ? "" : ((try? Command.run(["ps", "-eo", "pid,pgid,stat,args"]))?.stdout ?? "")
-                .split(separator: "\n").filter { $0.contains("fusermount3") }.joined(separator: "\n")
-            #expect(gone, "still mounted 30 s after SIGKILL; fusermount3 processes:\n\(helpers)\nlog:\n\(library.mount.log)")
+                .split(separator: "\n").filter { $0.contains("fusermount3") || $0.contains("watch-mount") }.joined(separator: "\n")
+            #expect(gone, "still mounted 30 s after SIGKILL; helpers:\n\(helpers)\nlog:\n\(library.mount.log)")
             var st = stat()
             #expect(stat(library.mount.point, &st) == 0, "stat of the mount point: \(String(cString: strerror(errno)))")
             #expect(library.mount.teardownSteps.isEmpty)

@@ -1,0 +1,59 @@
+import CFuse
+import Glibc
+
+/// A process of our own that removes the mount when the daemon has died and left it dead.
+///
+/// libfuse's `auto_unmount` helper (a `fusermount3` waiting on a socket to the daemon) usually
+/// does this, but not always. When the socket closes, it opens the mount point and unmounts only
+/// if that fails with ENOTCONN. The kernel releases a dying process's files in an order nobody
+/// controls: if the socket goes before /dev/fuse, the helper's open reaches a connection that is
+/// still up, its OPENDIR is queued, and when the last /dev/fuse reference goes the connection is
+/// aborted and the open fails with ECONNABORTED instead; the helper then exits and the mount stays,
+/// dead ("Transport endpoint is not connected"). The watchdog keeps looking until the outcome is
+/// known (`watch`).
+///
+/// It is this same executable run again with the hidden subcommand `subcommand`, in a session of
+/// its own, holding nothing of the daemon's but the read end of a pipe whose write end only the
+/// daemon holds: end of file on it means the daemon has ended, however it ended. It must not
+/// hold /dev/fuse (nor the helper's socket): a connection with its device still open never dies,
+/// and every process reading the mount would hang.
+public enum MountWatchdog {
+    /// The mediafs subcommand that runs `watch` (not shown in the help).
+    public static let subcommand = "watch-mount"
+    /// How long the watchdog keeps looking once the daemon has ended, in seconds.
+    public static let bound: Double = 10
+
+    /// Starts the watchdog for the mount just made on `mountpoint` (absolute and resolved): runs
+    /// `executable` (the mediafs program) as `watch-mount --fd 3 --device MAJ:MIN MOUNTPOINT`.
+    ///
+    /// The pipe's write end stays open in this process, close-on-exec and unused, until the
+    /// process ends; the watchdog's output goes to this process's standard error when that is a
+    /// file (a log file), else to /dev/null, never to a terminal.
+    /// - Returns: the watchdog's process id.
+    /// - Throws: `FuseError.watchdogUnavailable` when the mount is not in /proc/self/mountinfo or
+    ///   no pipe can be made, `FuseError.cannotStart` when the program cannot be started.
+    static func start(executable: String, mountpoint: String) throws(FuseError) -> pid_t {
+        guard let mount = KernelMounts.entries(at: mountpoint).last,
+              mount.fileSystemType == MountOptions.fileSystemType else {
+            throw FuseError.watchdogUnavailable("no \(MountOptions.fileSystemType) mount on \(mountpoint) in /proc/self/mountinfo")
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else {
+            throw FuseError.watchdogUnavailable("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fds[0]) }
+        let arguments = [subcommand, "--fd", "3", "--device", mount.device, mountpoint]
+        do {
+            return try ChildProcess.spawn(executable, named: "mediafs", arguments, passing: fds[0],
+                                          standardError: isFile(STDERR_FILENO) ? STDERR_FILENO : nil)
+        } catch {
+            close(fds[1])
+            throw error
+        }
+    }
+
+    private static func isFile(_ fd: Int32) -> Bool {
+        var st = stat()
+        return fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+}
