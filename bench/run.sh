@@ -229,7 +229,7 @@ section_originals() {
   fi
   bench_compare "${common[@]}" --label warm --warmup 1 -- cat "$src" ::: cat "$file"
   if grep -q "FUSE passthrough)" "$WORK/state-originals/mediafs.log"; then
-    bench_note originals "the original was passed through (FUSE passthrough, kernel $(uname -r)): the kernel reads the source file itself and no read reaches the daemon, cold or warm; without it (\\`--no-passthrough\\`, a kernel before 6.9, or not root) cold reads are spliced from the source to /dev/fuse by the daemon and warm ones come from the mount's own page cache (keep_cache)"
+    bench_note originals "the original was passed through (FUSE passthrough, kernel $(uname -r)): the kernel reads the source file itself and no read reaches the daemon, cold or warm; without it (\`--no-passthrough\`, a kernel before 6.9, or not root) cold reads are spliced from the source to /dev/fuse by the daemon and warm ones come from the mount's own page cache (keep_cache)"
   else
     bench_note originals "no FUSE passthrough here (it needs Linux 6.9 or later and root): cold reads are spliced from the source file to /dev/fuse by the daemon; warm reads of an unchanged file come from the kernel's page cache (keep_cache) and never reach the daemon, so the gap left is the kernel's FUSE read path itself"
   fi
