@@ -1,9 +1,9 @@
 #ifndef MEDIAFS_CFUSE_SHIM_H
 #define MEDIAFS_CFUSE_SHIM_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* splice, posix_spawn_file_actions_addclosefrom_np */
-#endif
+/* No _GNU_SOURCE here: it changes how glibc's headers define shared types (fd_set's field is
+   `fds_bits` instead of `__fds_bits`), and the clang module built from this header then
+   conflicts with Swift's Glibc module. The few GNU functions needed are reached below without it. */
 
 /* 312: fuse_session_loop_mt is a real function and fuse_loop_config is opaque. */
 #define FUSE_USE_VERSION 312
@@ -55,7 +55,7 @@ static inline int cfuse_session_loop_mt(struct fuse_session *se, unsigned int ma
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
-#include <fcntl.h>
+#include <sys/syscall.h>
 
 enum {
     CFUSE_OPCODE_OPEN = 14,
@@ -132,9 +132,9 @@ static inline ssize_t cfuse_writev_open_with_backing(int fd, const struct iovec 
     return writev(fd, patched, count);
 }
 
-/* splice(2), which Swift's Glibc module does not show. */
+/* splice(2), which glibc declares only with _GNU_SOURCE: through syscall(2). */
 static inline ssize_t cfuse_splice(int fd_in, off_t *off_in, int fd_out, off_t *off_out, size_t len, unsigned int flags) {
-    return splice(fd_in, off_in, fd_out, off_out, len, flags);
+    return syscall(SYS_splice, fd_in, off_in, fd_out, off_out, len, flags);
 }
 
 /* Registers `fd` with the connection on `dev_fd`: its backing id, or -1 with errno. */
@@ -149,12 +149,15 @@ static inline int cfuse_backing_close(int dev_fd, int32_t backing_id) {
     return ioctl(dev_fd, _IOW(229, 2, uint32_t), &id);
 }
 
-/* glibc's GNU extensions to posix_spawn (2.34 and later), declared only with _GNU_SOURCE.
-   The corresponding C functions are posix_spawn_file_actions_addclosefrom_np and
-   posix_spawn_file_actions_addchdir_np; POSIX_SPAWN_SETSID is a macro. */
+/* glibc's GNU extensions to posix_spawn (2.34 and later), which <spawn.h> declares only with
+   _GNU_SOURCE: declared here as glibc does. POSIX_SPAWN_SETSID is glibc's value (<spawn.h>). */
 #include <spawn.h>
 
-enum { CFUSE_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID };
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions,
+                                                const char *__restrict path);
+
+enum { CFUSE_POSIX_SPAWN_SETSID = 0x80 };
 
 static inline int cfuse_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
