@@ -38,7 +38,7 @@ public enum MountWatchdog {
             throw FuseError.watchdogUnavailable("no \(MountOptions.fileSystemType) mount on \(mountpoint) in /proc/self/mountinfo")
         }
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else {
+        guard cfuse_pipe2(&fds, O_CLOEXEC) == 0 else {
             throw FuseError.watchdogUnavailable("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         defer { close(fds[0]) }
