@@ -5,8 +5,8 @@ import MediaTree
 import Synchronization
 
 /// Tells the kernel what source changes made stale, so that it asks again instead of serving what
-/// it cached: a name (`fuse_lowlevel_notify_inval_entry`) or a node's attributes and pages
-/// (`fuse_lowlevel_notify_inval_inode`, the whole file).
+/// it cached: a name (`fuse_lowlevel_notify_expire_entry`, expire only) or a node's attributes and
+/// pages (`fuse_lowlevel_notify_inval_inode`, the whole file).
 ///
 /// Called from the tree's source watcher, never from a request handler: the kernel may send
 /// requests of its own while it invalidates (it waits for a lookup under way in the same folder),
@@ -19,6 +19,7 @@ public final class KernelNotifier: InvalidationSink {
     private let lookups: LookupCounts
     private let logger: Logger
     private let sent = Atomic<Int>(0)
+    private let expiryUnsupported = Atomic<Bool>(false)
 
     init(lookups: LookupCounts, logger: Logger) {
         self.lookups = lookups
@@ -45,7 +46,7 @@ public final class KernelNotifier: InvalidationSink {
                 switch invalidation {
                 case .entry(let parent, let name):
                     guard isHeld(parent) else { continue }
-                    result = name.withCString { fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), $0, strlen($0)) }
+                    result = notifyEntry(session, parent: parent, name: name)
                 case .inode(let inode):
                     guard isHeld(inode) else { continue }
                     result = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
@@ -57,6 +58,21 @@ public final class KernelNotifier: InvalidationSink {
                 default: logger.debug("kernel notification \(invalidation) failed: \(String(cString: strerror(-result)))")
                 }
             }
+        }
+    }
+
+    /// Expires the name rather than dropping it: the next use asks again (a lookup), and a name
+    /// still there keeps its dentry and anything mounted below it (which `inval_entry` would
+    /// detach). A name that is gone is dropped by that lookup. Kernels before 6.2 cannot expire only
+    /// (ENOSYS): then the name is invalidated.
+    private func notifyEntry(_ session: OpaquePointer, parent: UInt64, name: String) -> Int32 {
+        name.withCString { text in
+            if !expiryUnsupported.load(ordering: .relaxed) {
+                let result = fuse_lowlevel_notify_expire_entry(session, fuse_ino_t(parent), text, strlen(text), FUSE_LL_EXPIRE_ONLY)
+                if result != -ENOSYS { return result }
+                expiryUnsupported.store(true, ordering: .relaxed)
+            }
+            return fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), text, strlen(text))
         }
     }
 

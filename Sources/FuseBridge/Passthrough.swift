@@ -10,10 +10,12 @@ import Logging
 /// libfuse 3.14 cannot ask for it, so this stands between libfuse and /dev/fuse (libfuse's custom
 /// I/O): it notes which requests are INIT and OPEN as they are read, and on the way back adds the
 /// passthrough flag to the INIT reply and the backing id to OPEN replies of registered handles.
-/// Registering a descriptor needs CAP_SYS_ADMIN; when the kernel does not offer passthrough or the
-/// first registration is refused, every open is answered as before (reads spliced by the daemon).
-/// The kernel requires that all opens of one file agree, so the choice is made once, at the first
-/// registration, and holds for the whole mount.
+/// Registering a descriptor needs CAP_SYS_ADMIN; when the kernel does not offer passthrough or
+/// refuses a registration for the whole connection (EPERM), every open is answered as before
+/// (reads spliced by the daemon) for the rest of the mount. A file the kernel refuses on its own
+/// (ELOOP: on a stacked file system) is read through the daemon, and others still passed through.
+/// The kernel requires that all opens of one file agree: the answer for a file does not change
+/// while the mount lasts.
 final class Passthrough: @unchecked Sendable {
     private enum State {
         /// Not asked for: INIT not seen yet, the kernel does not offer it, or turned off.
@@ -43,6 +45,8 @@ final class Passthrough: @unchecked Sendable {
         let fileInode: ino_t
         var users: Int
     }
+    /// Devices whose files the kernel would not pass through (logged once each).
+    private var refusedDevices: Set<dev_t> = []
     /// /dev/fuse of the session, set once mounted.
     private var device: Int32 = -1
 
@@ -142,14 +146,18 @@ final class Passthrough: @unchecked Sendable {
             shared[inode] = Shared(backing: backing, device: source.st_dev, fileInode: source.st_ino, users: 1)
             return backing
         }
-        let reason = String(cString: strerror(errno))
-        if state == .offered {
-            // Decided under the lock, so no other open can be passed through meanwhile.
+        let code = errno
+        let reason = String(cString: strerror(code))
+        if code == EPERM || code == ENOTTY || code == EOPNOTSUPP {
+            // The connection's answer (no passthrough, or no CAP_SYS_ADMIN), not this file's:
+            // decided under the lock, so no other open is passed through meanwhile.
             state = .refused
             pendingOpens.removeAll()
             logger.info("FUSE passthrough refused (\(reason)): originals are read through the daemon")
-        } else {
-            logger.warning("FUSE passthrough refused a source file (\(reason)); its reads go through the daemon")
+        } else if refusedDevices.insert(source.st_dev).inserted {
+            // This file's (ELOOP: a stacked file system such as overlayfs): its reads, and those of
+            // others like it, go through the daemon; the rest are still passed through.
+            logger.notice("FUSE passthrough refused a file on device \(source.st_dev) (\(reason)); its reads go through the daemon")
         }
         return nil
     }

@@ -161,4 +161,33 @@ import TestSupport
             }
         }
     }
+
+    /// A process whose working folder is a media folder keeps it when the media file changes
+    /// (names are expired, not dropped), and sees the change from there.
+    @Test func aWorkingFolderInsideAChangedMediaFolderStays() throws {
+        try withMount("live-cwd", prepare: { source in
+            try makeVideo(source + "/film.mp4", color: "red", width: 320, height: 240, seconds: 3)
+        }) { source, mount in
+            let check = try Command.python(#"""
+            import json, os, subprocess, sys, time
+            folder, source = sys.argv[1], sys.argv[2]
+            os.chdir(folder + "/film.mp4")
+            before = os.getcwd()
+            subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                            "color=c=blue:s=320x240:r=10:d=5", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                            "-f", "mp4", source + "/new.mp4"], check=True)
+            os.rename(source + "/new.mp4", source + "/film.mp4")
+            deadline = time.time() + 2
+            while True:
+                duration = json.load(open("info.json"))["container"]["duration"]
+                if abs(float(duration) - 5) < 0.5 or time.time() > deadline: break
+                time.sleep(0.05)
+            assert abs(float(duration) - 5) < 0.5, duration
+            assert os.getcwd() == before, os.getcwd()
+            assert "at-50%.png" in os.listdir("thumbs")
+            print("ok")
+            """#, [mount.point, source])
+            expectSuccess(check)
+        }
+    }
 }

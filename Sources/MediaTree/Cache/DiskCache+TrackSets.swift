@@ -109,13 +109,18 @@ extension DiskCache {
             pins.skipped = false
             return true
         }
-        if evictNow { evict() }
+        // Not on the releasing thread (libfuse's, answering a release): eviction writes the index
+        // and may remove large folders.
+        if evictNow { DispatchQueue.global(qos: .utility).async { [self] in evict() } }
     }
 
     /// At open: removes pass folders of processes that are gone, folders being removed, set
-    /// folders the index does not name (a pass cut short by a crash before its set was indexed),
-    /// and rows whose folder is gone.
-    func cleanUpTrackSets() {
+    /// folders the index does not name (a pass cut short by a crash before its set was indexed)
+    /// once they are an hour old (a younger one may be another mount's, about to be indexed: two
+    /// mounts, or `mediafs cache stats`, may share the folder), and rows whose folder is gone.
+    /// - Parameter keepingRecent: false for `clear`, which removes every set folder the index no
+    ///   longer names however young.
+    func cleanUpTrackSets(keepingRecent: Bool = true) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: tracksFolder) else { return }
         let indexed = Set((try? database.pool.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM file WHERE kind = ?", arguments: [Self.trackSetKind])
@@ -128,7 +133,9 @@ extension DiskCache {
                 if Self.writerIsGone(name, prefix: prefix) { try? FileManager.default.removeItem(atPath: path) }
             } else if indexed.contains(name) {
                 present.insert(name)
-            } else {
+            } else if !keepingRecent || Self.isOlderThanAnyPass(path) {
+                // Not indexed: a crash between rename and index, or a set that was never kept. A
+                // younger one may be a running mount's (sharing this folder), about to be indexed.
                 Self.removeFolder(path)
             }
         }
@@ -139,6 +146,14 @@ extension DiskCache {
                 try db.execute(sql: "DELETE FROM file WHERE name = ? AND kind = ?", arguments: [name, Self.trackSetKind])
             }
         }
+    }
+
+    /// Whether the folder at `path` was last changed more than an hour ago: longer than a pass
+    /// runs, so no mount can still be about to index it.
+    static func isOlderThanAnyPass(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return Double(time(nil) - info.st_mtim.tv_sec) > 3600
     }
 
     /// Eviction's removal of a set folder.

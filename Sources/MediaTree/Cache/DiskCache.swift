@@ -173,7 +173,7 @@ public final class DiskCache: Sendable {
     public func clear() throws {
         _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM file") }
         cleanUp()
-        cleanUpTrackSets()
+        cleanUpTrackSets(keepingRecent: false)
     }
 
     // MARK: Files

@@ -81,10 +81,15 @@ final class SourceWatcher: @unchecked Sendable {
             }
             if polled[1].revents != 0 { return }
             if polled[0].revents != 0 {
+                // A bounded drain: under steady traffic (a library being copied in) the batches
+                // that are due still go out, at the latest a second after their first event.
                 var events = inotify.read()
+                var reads = 0
                 while !events.isEmpty {
                     let now = Self.now()
                     for event in events { handle(event, at: now) }
+                    reads += 1
+                    if reads >= 16 || batcher.nextDue.map({ $0 <= now }) == true { break }
                     events = inotify.read()
                 }
             }
