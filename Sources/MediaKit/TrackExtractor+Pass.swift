@@ -4,9 +4,10 @@ import Glibc
 extension TrackExtractor {
     /// Reads the source once, from the start, handing each packet to the sinks of its stream.
     ///
-    /// Stops at the end of the file; at a read error (a damaged file), after which the sinks
-    /// complete what they have; when no sink is left working; or past the deadline, which fails
-    /// every sink still working with `MediaError.timedOut`.
+    /// This thread demuxes; a second one (`PacketRelay`) writes the packets to the sinks, so the
+    /// two overlap. Stops at the end of the file; at a read error (a damaged file), after which
+    /// the sinks complete what they have; when no sink is left working; or past the deadline,
+    /// which fails every sink still working with `MediaError.timedOut`.
     ///
     /// A truncated file often just ends (libavformat says end of file, not error): when the audio
     /// and video packets read end well before the duration the container declares, the pass counts
@@ -14,20 +15,30 @@ extension TrackExtractor {
     /// The corresponding C function is `av_read_frame`.
     func readAll() -> PassEnd {
         var end = PassEnd(cutShort: nil, endMilliseconds: nil)
-        guard let packet = try? Packet() else {
-            failAll(.library(function: "av_packet_alloc", code: cav_averror(ENOMEM), message: "out of memory"))
+        let relay: PacketRelay
+        do {
+            relay = try PacketRelay()
+        } catch {
+            failAll(error as? MediaError ?? .library(function: "av_packet_alloc", code: cav_averror(ENOMEM), message: "out of memory"))
             return end
         }
+        // Fixed for the pass: a stream whose sinks all failed is left to the writer to skip.
+        let wanted = Set(sinks.keys)
+        relay.startWriter(name: "track-writer") { [self] packet in
+            write(packet)
+            return hasWork
+        }
+        var timedOut = false
         var lastMilliseconds: Int64 = 0
         var lastMediaMilliseconds: Int64?
         let streams = context.pointee.streams
         let fileStart = context.pointee.start_time
-        while hasWork {
+        while let packet = relay.nextSlot() {
             if deadline.hasPassed {
-                failAll(.timedOut(seconds: deadline.seconds))
+                timedOut = true
                 break
             }
-            let result = av_read_frame(context, packet.pointer)
+            let result = av_read_frame(context, packet)
             if result == cav_error_eagain() {
                 usleep(1000)
                 continue
@@ -35,31 +46,31 @@ extension TrackExtractor {
             if result == cav_error_eof() { break }
             if result < 0 {
                 if deadline.hasPassed {
-                    failAll(.timedOut(seconds: deadline.seconds))
+                    timedOut = true
                 } else {
                     let seconds = Double(lastMilliseconds) / 1000
                     end.cutShort = "reading stopped after \(seconds) s: \(averrorText(result))"
                 }
                 break
             }
-            defer { packet.unref() }
-            let index = Int(packet.pointer.pointee.stream_index)
+            let index = Int(packet.pointee.stream_index)
+            guard wanted.contains(index) else {
+                relay.drop()
+                continue
+            }
             if let stream = streams?[index] {
-                let packetEnd = Self.endMilliseconds(of: packet.pointer, in: stream, fileStart: fileStart)
+                let packetEnd = Self.endMilliseconds(of: packet, in: stream, fileStart: fileStart)
                 lastMilliseconds = max(lastMilliseconds, packetEnd)
                 let type = stream.pointee.codecpar.pointee.codec_type
                 if type == AVMEDIA_TYPE_AUDIO || type == AVMEDIA_TYPE_VIDEO {
                     lastMediaMilliseconds = max(lastMediaMilliseconds ?? 0, packetEnd)
                 }
             }
-            for sink in sinks(of: index) {
-                do {
-                    try sink.consume(packet.pointer)
-                } catch {
-                    drop(sink, streamIndex: index, error as? MediaError ?? .trackUnavailable(stream: index, reason: "\(error)"))
-                }
-            }
+            relay.keep(size: Int(packet.pointee.size))
         }
+        relay.end(abandon: timedOut)
+        // The writer has returned: the sinks are this thread's again.
+        if timedOut { failAll(.timedOut(seconds: deadline.seconds)) }
         let duration = context.pointee.duration
         let declared: Int64? = duration != cav_nopts_value() && duration > 0 ? duration / 1000 : nil
         if end.cutShort == nil, hasWork, let declared, let media = lastMediaMilliseconds,
@@ -68,6 +79,19 @@ extension TrackExtractor {
         }
         end.endMilliseconds = end.cutShort == nil ? declared ?? lastMilliseconds : lastMilliseconds
         return end
+    }
+
+    /// Hands one packet to the sinks of its stream; a sink that throws is dropped, its entries failed.
+    /// Runs on the relay's writer thread during the pass.
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>) {
+        let index = Int(packet.pointee.stream_index)
+        for sink in sinks(of: index) {
+            do {
+                try sink.consume(packet)
+            } catch {
+                drop(sink, streamIndex: index, error as? MediaError ?? .trackUnavailable(stream: index, reason: "\(error)"))
+            }
+        }
     }
 
     /// Where a packet ends, in milliseconds from the file's start; 0 when it has no time.

@@ -3,15 +3,16 @@ import CAV
 /// Makes the files of a `TrackPlan` in one pass over the source: the file is demuxed once, and each
 /// packet goes to the sinks of its stream, which write their outputs to disk as they go.
 ///
-/// Streams that no entry needs are discarded in the demuxer. Memory stays bounded: one packet at a
-/// time, each output's muxer or 64 KiB text buffer, and at most one cue per subtitle stream.
+/// Streams that no entry needs are discarded in the demuxer. Memory stays bounded: the packets in
+/// the relay between the reading and the writing thread (`PacketRelay`), each output's muxer or
+/// 64 KiB text buffer, and at most one cue per subtitle stream.
 final class TrackExtractor {
     private let input: InputFile
     private let folder: String
     /// Outcomes decided so far, by entry.
     private var outcomes: [TrackPlan.Entry: Result<ExtractedTrack, MediaError>] = [:]
     /// The sinks still working, by stream index.
-    private var sinks: [Int: [TrackSink]] = [:]
+    private(set) var sinks: [Int: [TrackSink]] = [:]
 
     /// Opens the source and checks that it is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.

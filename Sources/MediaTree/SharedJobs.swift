@@ -33,8 +33,11 @@ final class SharedJobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - skipCache: do not serve the kept value (it was found wrong).
     ///   - quick: a cheap look on the asker's thread before any work is queued (a file on disk,
     ///     say), so that it never waits behind long jobs; its value is kept.
+    ///   - afterward: runs on the pool's thread after the completions, with a value `work` made
+    ///     (not with one kept or found): what the askers need not wait for.
     func request(_ key: Key, skipCache: Bool = false, quick: (() -> Value?)? = nil,
-                 work: @escaping @Sendable () throws -> Value, completion: @escaping Completion) {
+                 work: @escaping @Sendable () throws -> Value,
+                 afterward: (@Sendable (Value) -> Void)? = nil, completion: @escaping Completion) {
         if !skipCache, let kept = cache.value(for: key), isCurrent(kept) { return completion(.success(kept)) }
         if let quick, !isPending(key), let found = quick() {
             cache.insert(found, cost: cost(found), for: key)
@@ -56,6 +59,7 @@ final class SharedJobs<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if case .success(let value) = result { cache.insert(value, cost: cost(value), for: key) }
             let waiters = pending.withLock { $0.removeValue(forKey: key) ?? [] }
             for waiter in waiters { waiter(result) }
+            if kept == nil, let afterward, case .success(let value) = result { afterward(value) }
         }
     }
 

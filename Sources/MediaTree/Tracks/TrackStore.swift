@@ -11,8 +11,9 @@ import Synchronization
 /// A request is answered from memory, else from a folder an earlier pass (in this mount or an
 /// earlier one) completed, else by a new pass, which everyone asking for the same key meanwhile
 /// shares (`SharedJobs`). No asker's thread waits for a pass: completions run on the pool's thread
-/// that did it, once it has checksummed the set's files, written its manifest and indexed it
-/// (about 5% of a pass: reading back and hashing what it wrote, from the page cache).
+/// that did it, as soon as its files are complete; the same thread then checksums them, writes the
+/// set's manifest and indexes it (about 5% of a pass: reading back and hashing what it wrote, from
+/// the page cache), while the askers read.
 ///
 /// On disk: `<tracks>/<name>/<group>/<file>` and `<tracks>/<name>/manifest.json`, where `<name>`
 /// (32 hex digits, `CacheRoot.name`) hashes the source's identity and the part of the plan.
@@ -27,6 +28,9 @@ final class TrackStore: Sendable {
     private let logger: Logger
     /// Files whose checksum was checked in this mount: path, inode and change time.
     private let verified = Mutex<Set<String>>([])
+    /// Sets made and not yet kept (checksummed, described, indexed): `close` waits for them.
+    private let keeping = WorkCount()
+    static let keepTimeout = 30.0
 
     init(settings: TreeSettings, diskCache: DiskCache?, logger: Logger, statistics: TreeStatistics) {
         let pool = WorkerPool(name: "mediafs-tracks", threads: settings.trackThreads)
@@ -47,9 +51,14 @@ final class TrackStore: Sendable {
         jobs.request(key, skipCache: skipMemory, quick: { [self] in loadFromDisk(key, plan: plan) }, work: { [self] in
             // Completed meanwhile by a pass that ended between our checks and our registration.
             if let loaded = loadFromDisk(key, plan: plan) { return loaded }
-            let set = make(key, plan: plan, pass: pass)
+            keeping.begin()
+            return make(key, plan: plan, pass: pass)
+        }, afterward: { [self] set in
+            // Made by `make` (a set loaded from disk is kept already): kept after the answer, while
+            // the askers read its files.
+            guard !set.isStored else { return }
+            defer { keeping.end() }
             keep(set, key: key, plan: plan, sourcePath: sourcePath)
-            return set
         }, completion: { result in
             completion((try? result.get()) ?? .failed(plan, reason: "no track set"))
         })
@@ -58,8 +67,14 @@ final class TrackStore: Sendable {
     /// Passes queued or running.
     var inFlight: Int { jobs.inFlight }
 
-    /// Removes the private folder, if the store had to make one (at unmount).
-    func close() { folder.close() }
+    /// Waits (at most `keepTimeout` seconds) for the sets just made to be kept, then removes the
+    /// private folder, if the store had to make one (at unmount).
+    func close() {
+        if !keeping.waitUntilIdle(seconds: Self.keepTimeout) {
+            logger.warning("unmounting before the tracks just made were kept: they will be made again")
+        }
+        folder.close()
+    }
 
     /// The folder holding the track folders (made on first use).
     /// - Throws: `TreeError.io` when no folder can be made.
