@@ -41,8 +41,6 @@ final class Passthrough: @unchecked Sendable {
     private var shared: [UInt64: Shared] = [:]
     private struct Shared {
         let backing: Int32
-        let device: dev_t
-        let fileInode: ino_t
         var users: Int
     }
     /// Devices whose files the kernel would not pass through (logged once each).
@@ -121,16 +119,18 @@ final class Passthrough: @unchecked Sendable {
     /// The backing id for an open of the file `inode` whose content is `descriptor`; nil when
     /// originals are not passed through (its reads are then spliced by the daemon as before).
     ///
-    /// Opens of one file at the same time share one id: the kernel refuses (EIO) a second open of an
-    /// inode with another backing file. A source replaced while its old version is still open gets
-    /// an id of its own, which the kernel refuses until the old version is closed: never stale.
+    /// Opens of one inode at the same time share one id: the kernel refuses (EIO) a second open of
+    /// an inode with another backing file. The tree gives a source file replaced by another a new
+    /// inode (`InodeTable`), so an inode is one file; should an open of an old inode come meanwhile
+    /// (the kernel not yet told of the change), it reads the old version, as the handles already
+    /// open on that inode do.
     func register(_ descriptor: Int32, inode: UInt64) -> Int32? {
         var source = stat()
         guard fstat(descriptor, &source) == 0 else { return nil }
         lock.lock()
         defer { lock.unlock() }
         guard state == .offered || state == .working else { return nil }
-        if var entry = shared[inode], entry.device == source.st_dev, entry.fileInode == source.st_ino {
+        if var entry = shared[inode] {
             entry.users += 1
             shared[inode] = entry
             return entry.backing
@@ -139,11 +139,7 @@ final class Passthrough: @unchecked Sendable {
         if backing > 0 {
             if state == .offered { logger.info("originals are read by the kernel directly (FUSE passthrough)") }
             state = .working
-            if let replaced = shared[inode] {
-                logger.warning("inode \(inode) changed while open: new opens fail until the old version is closed")
-                _ = cfuse_backing_close(device, replaced.backing)
-            }
-            shared[inode] = Shared(backing: backing, device: source.st_dev, fileInode: source.st_ino, users: 1)
+            shared[inode] = Shared(backing: backing, users: 1)
             return backing
         }
         let code = errno
@@ -171,10 +167,7 @@ final class Passthrough: @unchecked Sendable {
     /// reference for files it opened with it).
     func release(inode: UInt64, backing: Int32) {
         lock.withLock {
-            guard var entry = shared[inode], entry.backing == backing else {
-                // Its file was replaced by a newer version (and its id dropped then).
-                return
-            }
+            guard var entry = shared[inode], entry.backing == backing else { return }
             entry.users -= 1
             if entry.users > 0 {
                 shared[inode] = entry

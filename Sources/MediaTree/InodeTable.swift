@@ -4,11 +4,23 @@ import Synchronization
 ///
 /// Numbers are never reused while mounted: a node seen again gets the number it had. The root is 1.
 /// Lookup counts and forget are FuseBridge's business; this table only names nodes.
+///
+/// A node whose content the kernel may read straight from a file (`Node.isPassedThrough`) is
+/// numbered per file behind it: when the source file is replaced by another (a rename over it),
+/// the name gets a new number. The kernel refuses to open one inode with two backing files at
+/// once, so this way an old version still open and the new one are two inodes; the old number
+/// still names the node, for the handles open on it.
 public final class InodeTable: Sendable {
     public static let rootNumber: UInt64 = 1
 
+    /// A node, and for a passed-through one the file behind it (`FileIdentity.file`; else 0).
+    private struct Key: Hashable {
+        var node: Node
+        var file: UInt64
+    }
+
     private struct State {
-        var byNode: [Node: UInt64] = [.sourceFolder(rel: ""): InodeTable.rootNumber]
+        var byNode: [Key: UInt64] = [Key(node: .sourceFolder(rel: ""), file: 0): InodeTable.rootNumber]
         var byNumber: [UInt64: Node] = [InodeTable.rootNumber: .sourceFolder(rel: "")]
         /// The numbers of the nodes made from each source path, so that a change finds them.
         var byRel: [String: [UInt64]] = ["": [InodeTable.rootNumber]]
@@ -19,13 +31,15 @@ public final class InodeTable: Sendable {
 
     public init() {}
 
-    /// The number of `node`, made on first sight.
-    public func number(for node: Node) -> UInt64 {
-        state.withLock { s in
-            if let n = s.byNode[node] { return n }
+    /// The number of `node` made from the source file `file` (`FileIdentity.file`, used only for a
+    /// passed-through node), made on first sight.
+    public func number(for node: Node, file: UInt64 = 0) -> UInt64 {
+        let key = Key(node: node, file: node.isPassedThrough ? file : 0)
+        return state.withLock { s in
+            if let n = s.byNode[key] { return n }
             let n = s.next
             s.next += 1
-            s.byNode[node] = n
+            s.byNode[key] = n
             s.byNumber[n] = node
             s.byRel[node.rel, default: []].append(n)
             return n
@@ -37,9 +51,10 @@ public final class InodeTable: Sendable {
         state.withLock { $0.byNumber[number] }
     }
 
-    /// The number of `node` if it has one; never makes one.
+    /// The number of `node` (a folder, or another node not passed through) if it has one; never
+    /// makes one.
     public func existingNumber(for node: Node) -> UInt64? {
-        state.withLock { $0.byNode[node] }
+        state.withLock { $0.byNode[Key(node: node, file: 0)] }
     }
 
     /// Every numbered node made from the source path `rel` or, with `subtree`, from anything under it too.

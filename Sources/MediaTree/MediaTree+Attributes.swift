@@ -43,7 +43,7 @@ extension MediaTree {
     /// `attributes(of:stat:)` makes folders of folders and gives made files their sizes.
     func fileAttributes(of node: Node, stat: SourceStat) -> Attributes {
         var attributes = Attributes(
-            inode: inodes.number(for: node), type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
+            inode: inodes.number(for: node, file: stat.identity.file), type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
             links: 1, uid: stat.uid, gid: stat.gid,
             accessTime: stat.accessTime, modificationTime: stat.modificationTime, changeTime: stat.changeTime)
         switch node {

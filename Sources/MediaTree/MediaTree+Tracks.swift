@@ -85,7 +85,10 @@ extension MediaTree {
             return completion(Result { try attributes(of: inode) })
         }
         do {
-            try trackAttributes(of: node, stat: validStat(of: node), completion: completion)
+            try trackAttributes(of: node, stat: validStat(of: node)) { result in
+                // An older number of a replaced file (still open) keeps its own number.
+                completion(result.map { var attributes = $0; attributes.inode = inode; return attributes })
+            }
         } catch {
             completion(.failure(error))
         }

@@ -119,7 +119,10 @@ public final class MediaTree: Sendable {
     /// - Throws: `TreeError.notFound` where the source is gone or has changed kind.
     public func attributes(of inode: UInt64) throws -> Attributes {
         guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
-        return try attributes(of: node, stat: validStat(of: node))
+        var attributes = try attributes(of: node, stat: validStat(of: node))
+        // An older number of a replaced file (still open) keeps its own number.
+        attributes.inode = inode
+        return attributes
     }
 
     /// The names in the folder numbered `inode`, each with its attributes. Makes no image and runs

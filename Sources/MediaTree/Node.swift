@@ -56,6 +56,18 @@ public enum Node: Hashable, Sendable {
         case .track: return false
         }
     }
+
+    /// Whether the node's content is a file the kernel may read directly (FUSE passthrough): the
+    /// source's own files and the extracted tracks. Such a node gets a number per source file (see
+    /// `InodeTable.number(for:file:)`).
+    public var isPassedThrough: Bool {
+        switch self {
+        case .plainFile, .original, .track: return true
+        case .sourceFolder, .mediaFolder, .info, .cover, .chaptersFolder, .chapterImage, .chaptersJSON, .chaptersText,
+             .thumbsFolder, .thumbnail, .tracksFolder, .trackGroup:
+            return false
+        }
+    }
 }
 
 /// Path helpers for `rel` strings.

@@ -43,4 +43,8 @@ public struct FileIdentity: Hashable, Sendable {
     public var inode: UInt64
     public var size: Int64
     public var modificationNanoseconds: Int64
+
+    /// The file itself (device and inode), whatever its content: a file replaced by a rename over
+    /// it is another file, one rewritten in place is the same.
+    public var file: UInt64 { device &* 0x9E37_79B9_7F4A_7C15 ^ inode }
 }

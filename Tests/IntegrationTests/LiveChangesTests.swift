@@ -145,6 +145,35 @@ import TestSupport
         }
     }
 
+    /// A file replaced by a rename while its old version is still open: the old handle keeps
+    /// reading the old bytes, and new opens read the new ones (with passthrough, the kernel refuses
+    /// a second backing file for one inode, so such opens go through the daemon).
+    @Test func aFileReplacedWhileOpenReadsNewBytesOnNewOpens() throws {
+        try withMount("live-replace-open", prepare: { source in
+            try "the old version\n".write(toFile: source + "/notes.txt", atomically: false, encoding: .utf8)
+        }) { source, mount in
+            let result = try Command.python(#"""
+            import os, sys, time
+            src, mnt = sys.argv[1], sys.argv[2]
+            old = open(mnt, "rb")
+            assert old.read() == b"the old version\n"
+            new = b"the new version, which is longer\n"
+            with open(src + ".staged", "wb") as f: f.write(new)
+            os.rename(src + ".staged", src)
+            deadline = time.time() + 2
+            while os.stat(mnt).st_size != len(new) and time.time() < deadline: time.sleep(0.02)
+            for _ in range(3):
+                with open(mnt, "rb") as f: assert f.read() == new
+            old.seek(0)
+            assert old.read() == b"the old version\n"
+            old.close()
+            with open(mnt, "rb") as f: assert f.read() == new
+            print("ok")
+            """#, [source + "/notes.txt", mount.path("notes.txt")])
+            expectSuccess(result)
+        }
+    }
+
     @Test func aGrownFileShowsItsNewSizeAndBytes() throws {
         try withMount("live-grow", prepare: { source in
             try "first line\n".write(toFile: source + "/log.txt", atomically: false, encoding: .utf8)

@@ -79,6 +79,33 @@ import TestSupport
         #expect(fixture.media.probes(of: path) == 2, "a changed modification time is a new version")
     }
 
+    /// A file replaced by another gets a new number for what the kernel reads from it directly (the
+    /// original, a plain file): the old and the new version may be open at once. A rewrite in place
+    /// keeps the number; folders and made files keep theirs either way.
+    @Test func aFileReplacedByAnotherGetsANewNumberForItsBytes() throws {
+        let fixture = try TreeFixture()
+        let folder = try fixture.lookup("feature-1080p.mp4").inode
+        let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4").inode
+        let info = try fixture.lookup("feature-1080p.mp4/info.json").inode
+        let notes = try fixture.lookup("notes.txt").inode
+
+        try "rewritten in place\n".write(toFile: fixture.path("notes.txt"), atomically: false, encoding: .utf8)
+        #expect(try fixture.lookup("notes.txt").inode == notes)
+        try "replaced by a rename\n".write(toFile: fixture.path("notes.txt"), atomically: true, encoding: .utf8)
+        let renewed = try fixture.lookup("notes.txt").inode
+        #expect(renewed != notes)
+        // The old number still names the file, with its own number, for the handles open on it.
+        #expect(try fixture.tree.attributes(of: notes).inode == notes)
+        #expect(try fixture.lookup("notes.txt").inode == renewed)
+
+        let staged = fixture.path("staged.mp4")
+        try FileManager.default.copyItem(atPath: fixture.path("feature-1080p.mp4"), toPath: staged)
+        #expect(rename(staged, fixture.path("feature-1080p.mp4")) == 0)
+        #expect(try fixture.lookup("feature-1080p.mp4").inode == folder)
+        #expect(try fixture.lookup("feature-1080p.mp4/info.json").inode == info)
+        #expect(try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4").inode != original)
+    }
+
     @Test func aReplacedFileIsSeenAsItIsNow() throws {
         let fixture = try TreeFixture()
         let folder = try fixture.lookup("feature-1080p.mp4")
