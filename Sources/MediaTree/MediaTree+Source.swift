@@ -104,7 +104,7 @@ extension MediaTree {
         let name = RelPath.lastComponent(rel)
         let info = try probe(rel: rel, stat: stat)
         return try infoDocuments.value(for: InfoKey(identity: stat.identity, name: name)) {
-            InfoDocument.render(info, fileName: name)
+            try infoTemplates.value(for: stat.identity) { InfoDocument.template(info) }.document(fileName: name)
         }
     }
 }

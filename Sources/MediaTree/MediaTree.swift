@@ -28,6 +28,8 @@ public final class MediaTree: Sendable {
     let trackPlans = SharedWork<FileIdentity, TrackPlan>(capacity: 100_000)
     /// Rendered `info.json` by source identity and name.
     let infoDocuments = SharedWork<InfoKey, [UInt8]>(capacity: 4_096)
+    /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
+    let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Chapter folders by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter.
     let chapterFolders = SharedWork<FileIdentity, ChapterFolder?>(capacity: 10_000)

@@ -49,6 +49,27 @@ import TestSupport
         #expect(bytes.last == UInt8(ascii: "\n"))
     }
 
+    /// One version of a file under several names (hard links, as a library of copies has): each
+    /// `info.json` names its own file, escaped as JSON must be, and is the same document otherwise;
+    /// the size stat reports is the size read.
+    @Test func infoOfHardLinksNamesEachLink() throws {
+        let fixture = try TreeFixture()
+        let names = ["feature-1080p.mp4", #"a "quoted" \ back\slash.mp4"#, "tab\there é ü 日本.mp4", "ctrl\u{7}bell.mp4"]
+        for name in names.dropFirst() {
+            #expect(link(fixture.path("feature-1080p.mp4"), fixture.path(name)) == 0, "\(name)")
+        }
+        var others: NSDictionary?
+        for name in names {
+            let info = try fixture.lookup(name + "/info.json")
+            let bytes = try fixture.read(name + "/info.json")
+            #expect(info.size == Int64(bytes.count), "\(name)")
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(json["file"] as? String == name)
+            json["file"] = nil
+            if let others { #expect(others == json as NSDictionary, "\(name)") } else { others = json as NSDictionary }
+        }
+    }
+
     @Test func plainFilesPassThrough() throws {
         let fixture = try TreeFixture()
         let notes = try fixture.lookup("notes.txt")
