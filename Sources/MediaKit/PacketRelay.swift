@@ -85,13 +85,6 @@ final class PacketRelay: @unchecked Sendable {
         batch.packets[batch.count].unref()
     }
 
-    /// Whether the writer wants no more packets.
-    var isRefusing: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return refusing
-    }
-
     /// Sends what is filled, tells the writer there is no more, and waits until it has returned.
     /// With `abandon`, the writer skips whatever it has not written yet.
     func end(abandon: Bool) {

@@ -51,8 +51,11 @@ final class TrackStore: Sendable {
         jobs.request(key, skipCache: skipMemory, quick: { [self] in loadFromDisk(key, plan: plan) }, work: { [self] in
             // Completed meanwhile by a pass that ended between our checks and our registration.
             if let loaded = loadFromDisk(key, plan: plan) { return loaded }
+            let set = make(key, plan: plan, pass: pass)
+            // Counted from before the answer, so an unmount right after it still waits; not during
+            // the pass, which an unmount does not wait for.
             keeping.begin()
-            return make(key, plan: plan, pass: pass)
+            return set
         }, afterward: { [self] set in
             // Made by `make` (a set loaded from disk is kept already): kept after the answer, while
             // the askers read its files.
