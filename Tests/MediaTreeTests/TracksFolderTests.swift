@@ -103,7 +103,7 @@ import TestSupport
             .filter { $0.hasSuffix("/legible/eng English WebVTT.vtt") }
         #expect(manifests.count == 1)
         try FileManager.default.removeItem(atPath: cache.path("cache/tracks/") + manifests[0])
-        let content = try open(again, attributes.inode)
+        let content = try TreeFixture.open(again, attributes.inode)
         let reread = try content.read(offset: 0, count: first.count + 10)
         #expect(reread == first)
         #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 1)
@@ -162,16 +162,5 @@ import TestSupport
         #expect(TrackOrder.ordered(entries, preferred: ["fr-CA"]).map(\.streamIndex) == [4, 2, 1, 3, 5])
         #expect(TrackOrder.ordered(entries, preferred: ["de", "en"]).map(\.streamIndex) == [5, 1, 2, 3, 4])
         #expect(TrackOrder.ordered(entries, preferred: ["C", "ja"]).map(\.streamIndex) == [1, 2, 3, 4, 5])
-    }
-
-    private func open(_ tree: MediaTree, _ inode: UInt64) throws -> any FileContent {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<any FileContent, Error>?>(nil)
-        tree.open(inode) { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
     }
 }

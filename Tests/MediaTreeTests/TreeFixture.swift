@@ -124,6 +124,11 @@ final class TreeFixture {
 
     /// `tree.open`, waited for (a test may wait; FUSE threads never do).
     func open(_ inode: UInt64) throws -> any FileContent {
+        try Self.open(tree, inode)
+    }
+
+    /// `open` on another tree (a second one over the same source, say).
+    static func open(_ tree: MediaTree, _ inode: UInt64) throws -> any FileContent {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<any FileContent, Error>?>(nil)
         tree.open(inode) { answer in
