@@ -28,6 +28,22 @@ import Testing
         #expect(reopened.read("a")?.bytes == Self.bytes(2))
     }
 
+    /// Someone removes the cache's folders under a running mount (`rm -rf ~/.cache/mediafs/*`):
+    /// the next made file and the next pass make them again instead of failing.
+    @Test func removedFoldersAreMadeAgain() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        cache.store(Self.bytes(1), for: "a")
+        try FileManager.default.removeItem(atPath: cache.folder)
+        try FileManager.default.removeItem(atPath: cache.tracksFolder)
+        cache.store(Self.bytes(2), for: "b")
+        #expect(cache.read("b")?.bytes == Self.bytes(2))
+        #expect(cache.read("a") == nil)
+        let pass = try DiskCache.makePassFolder(in: cache.tracksFolder)
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: pass, isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
     /// Eight threads storing 10 KB entries into a 100 KB cache: the bound holds throughout and the
     /// most recent entries are the ones kept.
     @Test func evictionKeepsTheBoundUnderLoad() throws {

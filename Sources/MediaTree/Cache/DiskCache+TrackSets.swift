@@ -19,13 +19,12 @@ extension DiskCache {
     static let passPrefix = ".pass-"
     static let gonePrefix = ".gone-"
 
-    /// Makes an empty folder for a pass to write into, beside the sets in `root`.
+    /// Makes an empty folder for a pass to write into, beside the sets in `root` (made again if
+    /// it was removed).
     /// - Throws: `CacheError.unwritable`.
     static func makePassFolder(in root: String) throws -> String {
         let path = root + "/" + passPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        guard mkdir(path, 0o755) == 0 else {
-            throw CacheError.unwritable(path: path, reason: String(cString: strerror(errno)))
-        }
+        _ = try remakingFolder(root, path: path) { mkdir(path, 0o755) }
         return path
     }
 

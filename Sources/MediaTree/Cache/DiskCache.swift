@@ -224,8 +224,7 @@ public final class DiskCache: Sendable {
     /// Writes `bytes` to a temporary file in `folder`, fsyncs it and renames it to `path`.
     static func writeAtomically(_ bytes: [UInt8], to path: String, folder: String) throws {
         let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CacheError.unwritable(path: temporary, reason: String(cString: strerror(errno))) }
+        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var written = 0
@@ -243,6 +242,21 @@ public final class DiskCache: Sendable {
             unlink(temporary)
             throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure)))
         }
+    }
+
+    /// Runs `make` (an `open` or `mkdir` of `path` in `folder`, -1 and errno on failure); when it
+    /// fails because `folder` is gone (someone removed the cache folder under the mount), makes the
+    /// folder again and retries once.
+    /// - Returns: what `make` returned.
+    /// - Throws: `CacheError.unwritable` when it still fails.
+    static func remakingFolder(_ folder: String, path: String, _ make: () -> Int32) throws -> Int32 {
+        var result = make()
+        if result < 0 && errno == ENOENT,
+           (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil {
+            result = make()
+        }
+        guard result >= 0 else { throw CacheError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        return result
     }
 
     static func readFile(_ path: String) -> [UInt8]? {
