@@ -72,13 +72,19 @@ final class DecodeSession: @unchecked Sendable {
     private(set) var seeks = 0
     private var failuresInARow = 0
 
-    /// Opens `key.file.path` and a decoder for stream `key.streamIndex`, within `limits.timeout`.
+    /// Opens `key.file.path` (or takes the file a probe just opened from `probed`) and a decoder
+    /// for stream `key.streamIndex`, within `limits.timeout`.
     /// - Throws: `MediaError.notMedia`, `.timedOut`, `.noVideoStream` (the index is not a moving
     ///   picture stream), `.damaged` (no decoder), `.library`.
-    init(key: Key, limits: ThumbnailLimits) throws {
+    init(key: Key, limits: ThumbnailLimits, probed: ProbedInputs? = nil) throws {
         self.key = key
         self.limits = limits
-        input = try InputFile(path: key.file.path, deadline: Deadline(seconds: limits.timeout))
+        if let probed = probed?.take(path: key.file.path) {
+            probed.deadline.restart(seconds: limits.timeout)
+            input = probed
+        } else {
+            input = try InputFile(path: key.file.path, deadline: Deadline(seconds: limits.timeout))
+        }
         let streams = input.streams
         guard streams.indices.contains(key.streamIndex) else { throw MediaError.noVideoStream(index: key.streamIndex) }
         let stream = streams[key.streamIndex]

@@ -77,6 +77,9 @@ public struct LocalMediaService: MediaService {
     public var thumbnailLimits: ThumbnailLimits { thumbnails.limits }
     /// Shared by copies of this value: the decode sessions kept open between thumbnails.
     let thumbnails: ThumbnailMaker
+    /// Shared by copies of this value: the files its probes opened, kept a few seconds for the
+    /// track pass or first thumbnail that usually follows, which then need not open them again.
+    let probed: ProbedInputs
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
@@ -85,13 +88,15 @@ public struct LocalMediaService: MediaService {
     public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
                 decodeSessions: Int? = nil) {
         self.probeTimeout = probeTimeout
+        self.probed = ProbedInputs()
         self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
-                                         sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity)
+                                         sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity,
+                                         probed: probed)
         av_log_set_level(AV_LOG_FATAL)
     }
 
     public func probe(path: String, size: Int64) throws -> MediaInfo {
-        try Prober.probe(path: path, size: size, timeout: probeTimeout)
+        try Prober.probe(path: path, size: size, timeout: probeTimeout, keepingIn: probed)
     }
 
     /// Decodes the frame in this process, bounded by `thumbnailLimits`. Requests for later times
@@ -101,9 +106,11 @@ public struct LocalMediaService: MediaService {
         try thumbnails.make(file: file, request: request)
     }
 
-    /// Closes the decode sessions kept for the file at `path` (say, when it was removed).
+    /// Closes the decode sessions and the probed file kept for the file at `path` (say, when it
+    /// was removed).
     public func closeSessions(path: String) {
         thumbnails.pool.close(path: path)
+        probed.forget(path: path)
     }
 
     public func chapters(path: String, size: Int64) throws -> ChapterList {
@@ -115,7 +122,7 @@ public struct LocalMediaService: MediaService {
     }
 
     public func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        try TrackExtractor(path: path, size: size, folder: folder, timeout: timeout).run(plan)
+        try TrackExtractor(path: path, size: size, folder: folder, timeout: timeout, probed: probed).run(plan)
     }
 
     public func coverArt(path: String, size: Int64) throws -> CoverArt? {

@@ -6,7 +6,25 @@ public enum Prober {
     /// - Parameter timeout: seconds before the probe is interrupted.
     /// - Throws: `MediaError.notMedia` for a file that cannot be read as media, `.timedOut` past the bound.
     public static func probe(path: String, size: Int64, timeout: Double = 20) throws -> MediaInfo {
+        try probe(path: path, size: size, timeout: timeout, keepingIn: nil)
+    }
+
+    /// Probes the file at `path`; then keeps the opened file in `kept` for the work that may
+    /// follow (a track pass, a first thumbnail), when the path named the same version before and
+    /// after the probe. Nil `kept` closes it.
+    static func probe(path: String, size: Int64, timeout: Double, keepingIn kept: ProbedInputs?) throws -> MediaInfo {
+        let version = kept == nil ? nil : SourceVersion(path: path)
         let file = try InputFile(path: path, timeout: timeout)
+        let info = describe(file, size: size)
+        if let kept, let version, version.size == size, SourceVersion(path: path) == version {
+            kept.keep(file, version: version)
+        }
+        return info
+    }
+
+    /// What `file` holds, from its header and stream information only: nothing here reads packets
+    /// or moves the file's position (`ProbedInputs` relies on it).
+    private static func describe(_ file: InputFile, size: Int64) -> MediaInfo {
         let ctx = file.context.pointee
         let container = MediaInfo.Container(
             format: ctx.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",

@@ -6,11 +6,14 @@ import Synchronization
 final class ThumbnailMaker: Sendable {
     let limits: ThumbnailLimits
     let pool: DecodeSessionPool
+    /// Files just probed, which a new session takes rather than open its file again.
+    let probed: ProbedInputs?
     private let counters = Mutex(ThumbnailStatistics())
 
-    init(limits: ThumbnailLimits, sessionCapacity: Int) {
+    init(limits: ThumbnailLimits, sessionCapacity: Int, probed: ProbedInputs? = nil) {
         self.limits = limits
         self.pool = DecodeSessionPool(capacity: sessionCapacity)
+        self.probed = probed
     }
 
     /// What the work has cost so far, for tests and diagnostics.
@@ -32,7 +35,7 @@ final class ThumbnailMaker: Sendable {
             session = kept
             session.begin(limits: limits)
         } else {
-            session = try DecodeSession(key: key, limits: limits)
+            session = try DecodeSession(key: key, limits: limits, probed: probed)
             opened = true
         }
         defer {

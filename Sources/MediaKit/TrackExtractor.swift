@@ -14,10 +14,16 @@ final class TrackExtractor {
     /// The sinks still working, by stream index.
     private(set) var sinks: [Int: [TrackSink]] = [:]
 
-    /// Opens the source and checks that it is the file the caller described.
+    /// Opens the source (or takes the file a probe just opened from `probed`) and checks that it
+    /// is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
-    init(path: String, size: Int64, folder: String, timeout: Double) throws {
-        input = try InputFile(path: path, timeout: timeout)
+    init(path: String, size: Int64, folder: String, timeout: Double, probed: ProbedInputs? = nil) throws {
+        if let probed = probed?.take(path: path) {
+            probed.deadline.restart(seconds: timeout)
+            input = probed
+        } else {
+            input = try InputFile(path: path, timeout: timeout)
+        }
         self.folder = folder
         if let pb = input.context.pointee.pb {
             let actual = avio_size(pb)
