@@ -134,6 +134,27 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: root), "removed at unmount")
     }
 
+    /// Without a cache folder the private folder is bounded by `--cache-size` too: the least
+    /// recently used set goes, and is made again when asked for.
+    @Test func thePrivateFolderIsBoundedByTheCacheSize() throws {
+        var settings = TreeSettings()
+        settings.cacheDirectory = "/proc/mediafs-cannot-be-here"
+        settings.diskCacheBytes = 1
+        let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"], settings: settings)
+        try FileManager.default.copyItem(atPath: fixture.path("clips/clip-vp9.webm"), toPath: fixture.path("clips/copy.webm"))
+        let root = try fixture.tree.tracks.root()
+        let sets = { try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") } }
+        let name = "tracks/audible/eng English Opus mono.mka"
+        let first = try fixture.read("clips/clip-vp9.webm/" + name)
+        #expect(try sets().count == 1)
+        _ = try fixture.read("clips/copy.webm/" + name)
+        #expect(try sets().count == 1, "the older set was removed: both do not fit")
+        #expect(fixture.tree.tracks.privateBytes > 0)
+        #expect(try fixture.read("clips/clip-vp9.webm/" + name) == first, "made again, the same bytes")
+        #expect(fixture.media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 2)
+        #expect(try sets().count == 1)
+    }
+
     @Test func filesWithoutAudioOrSubtitlesHaveNoTracks() throws {
         let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"])
         let silent = fixture.path("clips/silent.webm")

@@ -6,19 +6,25 @@ import Synchronization
 
 /// The folder holding the track folders: the disk cache's `<cache>/tracks`, or, with no usable
 /// cache folder, a private folder under /tmp (with a warning), made on first use and removed by
-/// `close()`.
+/// `close()`. The disk cache bounds its own folder; the private one is bounded here, by the same
+/// `--cache-size`, least recently used set first, so a mount without a cache folder cannot fill /tmp.
 final class CacheRoot: Sendable {
     private struct State {
         var root: String?
         var isPrivate = false
+        /// The sets in the private folder and their bytes, least recently used first.
+        var privateSets: [(name: String, bytes: Int64)] = []
     }
 
     private let diskCache: DiskCache?
     private let logger: Logger
+    /// Bytes the private folder may hold.
+    let capacity: Int64
     private let state = Mutex(State())
 
-    init(diskCache: DiskCache?, logger: Logger) {
+    init(diskCache: DiskCache?, capacity: Int64, logger: Logger) {
         self.diskCache = diskCache
+        self.capacity = capacity
         self.logger = logger
     }
 
@@ -42,10 +48,42 @@ final class CacheRoot: Sendable {
         }
     }
 
+    /// Counts the set `name` (`bytes`) just made in the private folder as the most recently used,
+    /// then removes the least recently used others until the folder fits in `capacity` (the set
+    /// just made stays, even alone over it: it is being served). Nothing for the disk cache's folder.
+    func madePrivateSet(_ name: String, bytes: Int64) {
+        let removed: [String] = state.withLock { s in
+            guard s.isPrivate, let root = s.root else { return [] }
+            s.privateSets.removeAll { $0.name == name }
+            s.privateSets.append((name, bytes))
+            var total = s.privateSets.reduce(0) { $0 + $1.bytes }
+            var removed: [String] = []
+            while total > capacity, s.privateSets.count > 1 {
+                let oldest = s.privateSets.removeFirst()
+                total -= oldest.bytes
+                removed.append(root + "/" + oldest.name)
+            }
+            return removed
+        }
+        // A file still open stays readable through its descriptor; a later open makes the set again.
+        for folder in removed { DiskCache.removeFolder(folder) }
+    }
+
+    /// Marks the set `name` of the private folder as just used.
+    func usedPrivateSet(_ name: String) {
+        state.withLock { s in
+            guard let index = s.privateSets.firstIndex(where: { $0.name == name }) else { return }
+            s.privateSets.append(s.privateSets.remove(at: index))
+        }
+    }
+
+    /// Bytes of the sets in the private folder.
+    var privateBytes: Int64 { state.withLock { $0.privateSets.reduce(0) { $0 + $1.bytes } } }
+
     /// Removes the private folder, if one was made.
     func close() {
         let privateRoot: String? = state.withLock { s in
-            defer { if s.isPrivate { s.root = nil; s.isPrivate = false } }
+            defer { if s.isPrivate { s.root = nil; s.isPrivate = false; s.privateSets = [] } }
             return s.isPrivate ? s.root : nil
         }
         if let privateRoot { try? FileManager.default.removeItem(atPath: privateRoot) }

@@ -35,7 +35,7 @@ final class TrackStore: Sendable {
     init(settings: TreeSettings, diskCache: DiskCache?, logger: Logger, statistics: TreeStatistics) {
         let pool = WorkerPool(name: "mediafs-tracks", threads: settings.trackThreads)
         jobs = SharedJobs(pool: pool, cache: MemoryCache(capacity: 10_000), cost: { _ in 1 }, isCurrent: { $0.isFresh })
-        folder = CacheRoot(diskCache: diskCache, logger: logger)
+        folder = CacheRoot(diskCache: diskCache, capacity: settings.diskCacheBytes, logger: logger)
         self.diskCache = diskCache
         self.statistics = statistics
         self.logger = logger
@@ -79,6 +79,9 @@ final class TrackStore: Sendable {
         folder.close()
     }
 
+    /// Bytes of the sets in the private folder (none with a cache folder, which counts its own).
+    var privateBytes: Int64 { folder.privateBytes }
+
     /// The folder holding the track folders (made on first use).
     /// - Throws: `TreeError.io` when no folder can be made.
     func root() throws -> String { try folder.root() }
@@ -111,8 +114,11 @@ final class TrackStore: Sendable {
 
     /// Keeps the set of `key` out of eviction while the returned pin lives, and marks it used.
     func pin(_ key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
-        guard let diskCache else { return nil }
         let name = CacheRoot.name(for: key, plan: plan)
+        guard let diskCache else {
+            folder.usedPrivateSet(name)
+            return nil
+        }
         diskCache.touchTrackSet(key: CacheRoot.indexKey(name: name))
         return diskCache.pin(name)
     }
@@ -125,9 +131,10 @@ final class TrackStore: Sendable {
             let root = try folder.root()
             let working = try DiskCache.makePassFolder(in: root)
             let set = pass(working)
-            let final = root + "/" + CacheRoot.name(for: key, plan: plan)
-            try DiskCache.install(working, as: final)
-            return set.relocated(to: final)
+            let name = CacheRoot.name(for: key, plan: plan)
+            try DiskCache.install(working, as: root + "/" + name)
+            if diskCache == nil { folder.madePrivateSet(name, bytes: set.bytes) }
+            return set.relocated(to: root + "/" + name)
         } catch {
             return .failed(plan, reason: "the cache folder cannot be used: \(error)")
         }
