@@ -8,10 +8,12 @@ import Foundation
 /// Packets travel in batches, so the lock is taken once per batch rather than once per packet. The
 /// batches are a fixed set that goes round: the reader fills one, the writer empties it and gives
 /// it back, and the reader drops the references it still holds before filling it again, so packet
-/// data is freed on the thread that allocated it. Memory is bounded: at most `batchCount` batches,
+/// data is freed on the thread that allocated it (the writer gives a batch back one batch late, so
+/// that its muxers have let go of its packets). Memory is bounded: at most `batchCount` batches,
 /// each sent once it holds `packetsPerBatch` packets or `bytesPerBatch` bytes.
 final class PacketRelay: @unchecked Sendable {
-    static let batchCount = 4
+    /// One more than the batches in flight: the writer holds the last one it wrote (`writeAll`).
+    static let batchCount = 5
     static let packetsPerBatch = 64
     static let bytesPerBatch = 2 << 20
 
@@ -122,18 +124,28 @@ final class PacketRelay: @unchecked Sendable {
     }
 
     private func writeAll(_ write: (UnsafeMutablePointer<AVPacket>) -> Bool) {
+        // The batch written before the current one, given back only once the current one is
+        // written: a muxer may keep a reference to a packet until the next packet of its stream
+        // (Matroska holds each audio packet back one), and that packet is in the next batch. So
+        // when the reader empties a batch, the writer's references to it are gone, and the
+        // packets' data is freed where it was allocated, on the reader's thread. Freed here
+        // instead, the data goes back to the reader's malloc arena under its lock, and the two
+        // threads took turns on that lock for much of the pass.
+        var held: Batch?
         while let batch = receive() {
             var wanted = true
             for packet in batch.packets.prefix(batch.count) where wanted {
                 wanted = write(packet.pointer)
             }
             condition.lock()
-            spare.append(batch)
+            if let held { spare.append(held) }
+            held = batch
             if !wanted { refusing = true }
             condition.broadcast()
             condition.unlock()
         }
         condition.lock()
+        if let held { spare.append(held) }
         writerDone = true
         condition.broadcast()
         condition.unlock()

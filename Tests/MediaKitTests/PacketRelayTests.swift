@@ -49,6 +49,34 @@ import Testing
         #expect(held <= (PacketRelay.batchCount + 1) * PacketRelay.packetsPerBatch * 7 / 6 + 1)
     }
 
+    /// A writer that keeps a reference to each packet until the next one, as the Matroska muxer
+    /// does with audio: the reader still holds the packet when the writer lets it go, so the
+    /// packet's data is never freed on the writer's thread.
+    @Test func aWriterKeepingThePreviousPacketNeverHoldsItsLastReference() throws {
+        final class Previous: @unchecked Sendable {
+            // Used by the writer's thread only.
+            var packet = av_packet_alloc()
+            var lastReferences = 0
+            deinit { av_packet_free(&packet) }
+        }
+        let relay = try PacketRelay()
+        let tally = Tally()
+        let previous = Previous()
+        relay.startWriter(name: "test-writer") { packet in
+            if let buffer = previous.packet?.pointee.buf, av_buffer_get_ref_count(buffer) < 2 {
+                previous.lastReferences += 1
+            }
+            av_packet_unref(previous.packet)
+            _ = av_packet_ref(previous.packet, packet)
+            tally.last.store(Int(packet.pointee.pts), ordering: .relaxed)
+            return true
+        }
+        var held = 0
+        #expect(feed(relay, count: 20_000, tally: tally, held: &held) == 20_000)
+        relay.end(abandon: false)
+        #expect(previous.lastReferences == 0)
+    }
+
     @Test func aWriterThatWantsNoMoreStopsTheReader() throws {
         let relay = try PacketRelay()
         let tally = Tally()
