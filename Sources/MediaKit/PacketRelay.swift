@@ -14,7 +14,7 @@ import Foundation
 final class PacketRelay: @unchecked Sendable {
     /// One more than the batches in flight: the writer holds the last one it wrote (`writeAll`).
     static let batchCount = 5
-    static let packetsPerBatch = 64
+    static let packetsPerBatch = 256
     static let bytesPerBatch = 2 << 20
 
     /// Packets in a fixed set of owners; `count` of them hold data.
