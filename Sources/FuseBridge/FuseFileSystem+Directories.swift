@@ -20,7 +20,10 @@ extension FuseFileSystem {
     /// name), so the kernel does not count them.
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
-        var buffer = [CChar](repeating: 0, count: size)
+        // Not zeroed: the kernel asks for as much as the reader's buffer (32 KiB for `ls`), and
+        // zeroing it was 7% of the daemon's time in `ls -lR`; only the `used` bytes written are sent.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
         var used = 0
         var index = Int(offset)
         while index < handle.count {
@@ -44,17 +47,15 @@ extension FuseFileSystem {
                 }
             }
             let next = off_t(index + 1)
-            let needed = buffer.withUnsafeMutableBufferPointer { buffer in
-                let start = buffer.baseAddress! + used
-                return plus
-                    ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
-                    : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
-            }
+            let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
+            let needed = plus
+                ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
             if used + needed > size { break }
             if entry.ino != 0 { lookups.add(UInt64(entry.ino)) }
             used += needed
             index += 1
         }
-        buffer.withUnsafeBytes { request.reply(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<used])) }
+        request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
     }
 }
