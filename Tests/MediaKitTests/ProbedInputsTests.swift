@@ -38,8 +38,6 @@ import TestSupport
         let taken = try #require(inputs.take(path: source.path))
         #expect(taken.path == source.path)
         #expect(inputs.take(path: source.path) == nil)
-        _ = try Prober.probe(path: source.path, size: source.size)
-        #expect(inputs.count == 0, "a probe without a place to keep its file closes it")
     }
 
     @Test func aRemovedFileIsClosed() throws {
