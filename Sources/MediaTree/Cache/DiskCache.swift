@@ -251,11 +251,13 @@ public final class DiskCache: Sendable {
     /// - Throws: `CacheError.unwritable` when it still fails.
     static func remakingFolder(_ folder: String, path: String, _ make: () -> Int32) throws -> Int32 {
         var result = make()
-        if result < 0 && errno == ENOENT,
+        var failure = errno
+        if result < 0 && failure == ENOENT,
            (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil {
             result = make()
+            failure = errno
         }
-        guard result >= 0 else { throw CacheError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        guard result >= 0 else { throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure))) }
         return result
     }
 
