@@ -15,6 +15,7 @@ import TestSupport
         return (path, size)
     }
 
+    /// Every file under `folder`, by path relative to it, with its bytes.
     static func bytes(under folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let enumerator = try #require(FileManager.default.enumerator(atPath: folder))
