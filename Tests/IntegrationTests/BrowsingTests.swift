@@ -193,4 +193,41 @@ import TestSupport
             #expect(!listing.stdout.contains("+ ") && !listing.stdout.contains(". "), "\(listing.stdout)")
         }
     }
+
+    /// A folder far longer than one readdir buffer, listed by four readers at once while files are
+    /// added to it: each listing is whole (every name there before once, no name twice) with
+    /// the right sizes, and a listing afterwards shows every file. (Answering `opendir` with ENOSYS
+    /// fails this: the kernel then caches folder contents itself and mixes the readers' listings.)
+    @Test func aLongFolderListsWholeAcrossBuffersWhileItChanges() throws {
+        let folder = try TempFolder("long-folder")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        for n in 0..<3000 {
+            #expect(FileManager.default.createFile(atPath: source + "/file-\(n).txt", contents: Data(count: n % 97)))
+        }
+        let point = try folder.makeFolder("mnt")
+        try Mount.with(source: source, point: point, log: folder.path("mediafs.log")) { _ in
+            let check = try Command.python(#"""
+            import os, subprocess, sys
+            source, point = sys.argv[1], sys.argv[2]
+            readers = [subprocess.Popen(["ls", "-l", "--", point], stdout=subprocess.PIPE, text=True) for _ in range(4)]
+            for n in range(200):
+                open(os.path.join(source, f"added-{n}.txt"), "w").close()
+            for reader in readers:
+                out, _ = reader.communicate()
+                assert reader.returncode == 0, reader.returncode
+                sizes = {}
+                for line in out.splitlines()[1:]:
+                    fields = line.split()
+                    assert fields[-1] not in sizes, f"listed twice: {fields[-1]}"
+                    sizes[fields[-1]] = int(fields[4])
+                for n in range(3000):
+                    assert sizes.get(f"file-{n}.txt") == n % 97, (n, sizes.get(f"file-{n}.txt"))
+            names = os.listdir(point)
+            assert len(names) == len(set(names)) == 3200, (len(names), len(set(names)))
+            print("ok")
+            """#, [source, point])
+            expectSuccess(check)
+        }
+    }
 }
