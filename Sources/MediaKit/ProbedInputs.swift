@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import Synchronization
 
 /// Files the prober opened, kept open a few seconds for the work that usually follows a probe (a
@@ -21,7 +20,7 @@ final class ProbedInputs: Sendable {
     private struct Kept: @unchecked Sendable {
         // Only the thread that takes it uses the file; until then nothing does.
         let file: InputFile
-        let version: SourceVersion
+        let version: FileIdentity
         let until: UInt64
     }
 
@@ -35,7 +34,7 @@ final class ProbedInputs: Sendable {
 
     /// Keeps `file`, opened as `version` of its path, for `take(path:)`; the oldest file kept goes
     /// if there are `capacity` already.
-    func keep(_ file: InputFile, version: SourceVersion) {
+    func keep(_ file: InputFile, version: FileIdentity) {
         let entry = Kept(file: file, version: version, until: Deadline.now() &+ UInt64(lifetime * 1e9))
         // The files dropped are closed as the returned array goes, outside the lock.
         _ = kept.withLock { kept -> [Kept] in
@@ -60,7 +59,7 @@ final class ProbedInputs: Sendable {
             guard let index = kept.firstIndex(where: { $0.file.path == path }) else { return nil }
             return kept.remove(at: index)
         }) else { return nil }
-        guard Deadline.now() <= entry.until, SourceVersion(path: path) == entry.version else { return nil }
+        guard Deadline.now() <= entry.until, FileIdentity(path: path) == entry.version else { return nil }
         return entry.file
     }
 
@@ -82,23 +81,5 @@ final class ProbedInputs: Sendable {
             kept.removeAll { $0.until < now }
             return expired
         }
-    }
-}
-
-/// Which version of a file a path names, as `stat` (following links) tells it.
-struct SourceVersion: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let modificationNanoseconds: Int64
-
-    /// Nil when the path cannot be `stat`ed.
-    init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-        size = Int64(st.st_size)
-        modificationNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 }

@@ -13,10 +13,10 @@ public enum Prober {
     /// follow (a track pass, a first thumbnail), when the path named the same version before and
     /// after the probe. Nil `kept` closes it.
     static func probe(path: String, size: Int64, timeout: Double, keepingIn kept: ProbedInputs?) throws -> MediaInfo {
-        let version = kept == nil ? nil : SourceVersion(path: path)
+        let version = kept == nil ? nil : FileIdentity(path: path)
         let file = try InputFile(path: path, timeout: timeout)
         let info = describe(file, size: size)
-        if let kept, let version, version.size == size, SourceVersion(path: path) == version {
+        if let kept, let version, version.size == size, FileIdentity(path: path) == version {
             kept.keep(file, version: version)
         }
         return info

@@ -1,3 +1,4 @@
+import MediaKit
 import Synchronization
 
 /// Gives every node a stable inode number for the life of the mount.

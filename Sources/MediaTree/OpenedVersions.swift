@@ -1,3 +1,4 @@
+import MediaKit
 import Synchronization
 
 /// The source version each file was last opened at, so that the kernel may keep a file's pages from

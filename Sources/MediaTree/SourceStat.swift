@@ -1,4 +1,5 @@
 import Glibc
+import MediaKit
 
 /// What the tree needs to know of a source file or folder, from one `stat`.
 struct SourceStat: Sendable {
@@ -30,21 +31,8 @@ struct SourceStat: Sendable {
         guard type == S_IFDIR || type == S_IFREG else { return nil }
         return SourceStat(
             isDirectory: type == S_IFDIR, isRegular: type == S_IFREG,
-            identity: FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                                   modificationNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)),
+            identity: FileIdentity(st),
             mode: UInt32(st.st_mode), uid: st.st_uid, gid: st.st_gid,
             accessTime: st.st_atim, modificationTime: st.st_mtim, changeTime: st.st_ctim)
     }
-}
-
-/// Which version of a source file: a change in any field means the file changed and is probed again.
-public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
-    public var size: Int64
-    public var modificationNanoseconds: Int64
-
-    /// The file itself (device and inode), whatever its content: a file replaced by a rename over
-    /// it is another file, one rewritten in place is the same.
-    public var file: UInt64 { device &* 0x9E37_79B9_7F4A_7C15 ^ inode }
 }

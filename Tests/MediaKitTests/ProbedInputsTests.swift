@@ -11,7 +11,7 @@ import TestSupport
     static func copy(_ relativePath: String, into folder: TempFolder) throws -> (path: String, size: Int64) {
         let path = folder.path((relativePath as NSString).lastPathComponent)
         try FileManager.default.copyItem(atPath: try TestMedia.file(relativePath).path, toPath: path)
-        let size = try #require(SourceVersion(path: path)).size
+        let size = try #require(FileIdentity(path: path)).size
         return (path, size)
     }
 
@@ -71,7 +71,7 @@ import TestSupport
         for n in 0..<3 {
             let path = folder.path("\(n).mkv")
             try FileManager.default.copyItem(atPath: try TestMedia.file("movie-1080p.mkv").path, toPath: path)
-            let version = try #require(SourceVersion(path: path))
+            let version = try #require(FileIdentity(path: path))
             inputs.keep(try InputFile(path: path, timeout: 20), version: version)
             paths.append(path)
         }
@@ -110,7 +110,7 @@ import TestSupport
         let folder = try TempFolder("probed-thumbnail")
         defer { folder.remove() }
         let source = try Self.copy("feature-1080p.mp4", into: folder)
-        let version = try #require(SourceVersion(path: source.path))
+        let version = try #require(FileIdentity(path: source.path))
         let file = MediaFile(path: source.path, size: source.size, modificationNanoseconds: version.modificationNanoseconds)
         let media = LocalMediaService()
         let info = try media.probe(path: source.path, size: source.size)
