@@ -55,17 +55,21 @@ final class ProbedInputs: Sendable {
     /// The file kept for `path`, if there is one, it is not older than `lifetime`, and the path
     /// still names the version it was opened as. Either way nothing is kept for `path` afterwards.
     func take(path: String) -> InputFile? {
-        guard let entry = kept.withLock({ kept -> Kept? in
-            guard let index = kept.firstIndex(where: { $0.file.path == path }) else { return nil }
-            return kept.remove(at: index)
-        }) else { return nil }
+        guard let entry = remove(path: path) else { return nil }
         guard Deadline.now() <= entry.until, FileIdentity(path: path) == entry.version else { return nil }
         return entry.file
     }
 
     /// Closes the file kept for `path`, if there is one.
     func forget(path: String) {
-        _ = take(path: path)
+        _ = remove(path: path)
+    }
+
+    /// Stops keeping the file for `path`; closed when the caller lets the entry go, outside the lock.
+    private func remove(path: String) -> Kept? {
+        kept.withLock { kept in
+            kept.firstIndex { $0.file.path == path }.map { kept.remove(at: $0) }
+        }
     }
 
     /// How many files are kept now.
