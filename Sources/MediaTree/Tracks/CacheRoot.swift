@@ -69,6 +69,15 @@ final class CacheRoot: Sendable {
         for folder in removed { DiskCache.removeFolder(folder) }
     }
 
+    /// Removes the set `name` from the private folder (found damaged) and stops counting it.
+    func removePrivateSet(_ name: String) {
+        let root: String? = state.withLock { s in
+            s.privateSets.removeAll { $0.name == name }
+            return s.root
+        }
+        if let root { DiskCache.removeFolder(root + "/" + name) }
+    }
+
     /// Marks the set `name` of the private folder as just used.
     func usedPrivateSet(_ name: String) {
         state.withLock { s in

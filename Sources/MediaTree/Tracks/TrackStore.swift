@@ -103,8 +103,8 @@ final class TrackStore: Sendable {
             let name = CacheRoot.name(for: key, plan: plan)
             if let diskCache {
                 diskCache.removeTrackSet(key: CacheRoot.indexKey(name: name), name: name)
-            } else if let root = try? folder.root() {
-                DiskCache.removeFolder(root + "/" + name)
+            } else {
+                folder.removePrivateSet(name)
             }
             return false
         }
