@@ -518,19 +518,36 @@ section_library() {
     ln "$MEDIA/$src" "$lib/shelf-$((i / 100))/$(printf '%05d %s' "$i" "$(basename "$src")")"
   done
   bench_section library "Library: \`ls -lR\` of $size media files, first mount and remount" \
-    "$size media files (hard links to the ${#LIBRARY_MEDIA[@]} distinct $MODE test files) in $((size / 100)) folders of 100. First mount: \`ls -lR\` of a fresh mount with an empty cache folder, which probes every file (and lists every thumbs/ and chapters/ folder; $( ((CAN_DROP)) && echo 'page cache emptied first' || echo 'page cache not emptied')). Remount: the same cache folder, a new daemon; \`ls -lR\` then answers from the probe database without opening a media file. Against \`ls -lR\` of the source and, for the first mount, \`ffprobe\` of every file (run $(nproc) at a time on a sample of at most 1,000 files). The mount lists far more than the source: each media file is a folder with the original, info.json, thumbs/ (a few dozen names) and chapters/."
+    "$size media files (hard links to the ${#LIBRARY_MEDIA[@]} distinct $MODE test files) in $((size / 100)) folders of 100. First mount: \`ls -lR\` of a fresh mount with an empty cache folder, which probes every file (and lists every thumbs/ and chapters/ folder; $( ((CAN_DROP)) && echo 'page cache emptied first' || echo 'page cache not emptied')). Remount: the same cache folder, a new daemon; \`ls -lR\` then answers from the probe database without opening a media file. Against \`ls -lR\` of the source and, for the first mount, \`ffprobe\` of every file (run $(nproc) at a time on a sample of at most 1,000 files). The mount lists far more than the source: each media file is a folder with the original, info.json, thumbs/ (a few dozen names), chapters/ and tracks/. So the remount is also timed against its own tree copied as empty folders and files onto the source's file system (after a second remount): what \`ls -lR\` of that many entries costs without FUSE."
   local -a drop=()
   ((CAN_DROP)) && drop=(--drop-caches)
   mount_mediafs "$lib" "$mnt" library
   bench_time --section library --label "mount, first ls -lR (probing, empty cache folder)" --runs 1 "${drop[@]}" -- ls -lR "$mnt"
-  local entries
+  local entries replica=$WORK/library-replica
   entries=$(find "$mnt" -mindepth 1 | wc -l)
   bench_note library "the mount shows $entries entries, the source $(find "$lib" -mindepth 1 | wc -l)"
+  # The mount's tree copied as empty folders and files onto the source's file system: what
+  # `ls -lR` of that many entries costs without FUSE, the floor for the remount's figure.
+  rm -rf "$replica" && mkdir -p "$replica"
+  (cd "$mnt" && find . -mindepth 1 -printf '%y %p\0') | python3 -c '
+import os, sys
+for record in sys.stdin.buffer.read().split(b"\0")[:-1]:
+    kind, path = record[:1], os.path.join(sys.argv[1].encode(), record[2:])
+    if kind == b"d":
+        os.mkdir(path)
+    else:
+        open(path, "wb").close()
+' "$replica"
   record_peak_rss "$mnt" "daemon after the first ls -lR of $size media files"
   unmount_mediafs "$mnt"
   mount_mediafs "$lib" "$mnt" library keep
   bench_compare --section library --label "remount, ls -lR" --runs "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 0 \
     --ref-name "direct" --mnt-name "mount" --ratio time --goal-max 3 -- ls -lR "$lib" ::: ls -lR "$mnt"
+  unmount_mediafs "$mnt"
+  mount_mediafs "$lib" "$mnt" library keep
+  bench_compare --section library --label "remount, ls -lR, against the mount's tree copied to $(df --output=fstype "$WORK" | tail -1) (empty files)" \
+    --runs "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 0 \
+    --ref-name "copy of the mount's tree" --mnt-name "mount" --ratio time -- ls -lR "$replica" ::: ls -lR "$mnt"
   local probes
   probes=$(getfattr -n user.mediafs.stats --only-values "$mnt" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["probes"], d["probes_from_database"])' || echo "? ?")
   bench_note library "after the remount's listings: probes made / answered from the database: ${probes/ / \/ }"
@@ -540,7 +557,7 @@ section_library() {
   bench_time --section library --label "ffprobe of $sample of the files, $(nproc) at a time (x$((size / sample)) for all)" --runs 1 "${drop[@]}" -- \
     bash -c 'find "$1" -type f | head -"$3" | xargs -d "\n" -P "$2" -n 1 ffprobe -v error -show_format -show_streams >/dev/null 2>&1; true' sh "$lib" "$(nproc)" "$sample"
   bench_note library "the files are hard links to ${#LIBRARY_MEDIA[@]} distinct files, so the first mount probes only those (its probe cache is keyed by device, inode, size and mtime); ffprobe opens every name"
-  rm -rf "$lib"
+  rm -rf "$lib" "$replica"
 }
 
 # ---------------------------------------------------------------------------------------------
