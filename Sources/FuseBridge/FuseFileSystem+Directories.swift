@@ -17,7 +17,9 @@ extension FuseFileSystem {
     /// each entry carries its attributes, and so counts as a lookup, as `lookup` replies do; "." and
     /// "..", and entries the tree knows by name and type only (track files, whose size needs a
     /// pass), carry none (node id 0: fs/fuse/readdir.c `fuse_direntplus_link` then only lists the
-    /// name), so the kernel does not count them.
+    /// name), so the kernel does not count them. Nor does an entry whose number was dropped since
+    /// the listing was taken (the kernel forgot it): it goes as a name, and a `stat` of it looks it
+    /// up, which numbers it again (with the same number).
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
         // Not zeroed: the kernel asks for as much as the reader's buffer (32 KiB for `ls`), and
@@ -52,7 +54,15 @@ extension FuseFileSystem {
                 ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
                 : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
             if used + needed > size { break }
-            if entry.ino != 0 { lookups.add(UInt64(entry.ino)) }
+            if entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
+                // Dropped: the same entry as a name only, in the same space (the size of a
+                // readdirplus entry depends on its name alone).
+                entry.ino = 0
+                entry.generation = 0
+                entry.attr_timeout = 0
+                entry.entry_timeout = 0
+                _ = fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+            }
             used += needed
             index += 1
         }

@@ -6,10 +6,17 @@ import MediaTree
 extension FuseFileSystem {
     /// A track file's size needs its pass: the tree answers it through the completion, from the
     /// tracks pool once the pass is done, so no thread of ours waits for it.
-    func lookup(parent: UInt64, name: String, request: Request) {
-        tree.lookup(parent: parent, name: name) { result in
+    ///
+    /// Where the number found was dropped before the reply (the kernel forgot the node meanwhile),
+    /// the tree is asked again, which numbers the node again; `attempts` bounds that.
+    func lookup(parent: UInt64, name: String, request: Request, attempts: Int = 3) {
+        tree.lookup(parent: parent, name: name) { [self] result in
             switch result {
-            case .success(let attributes): request.reply(entry: attributes)
+            case .success(let attributes):
+                if request.reply(entry: attributes) { return }
+                if attempts > 1 { return lookup(parent: parent, name: name, request: request, attempts: attempts - 1) }
+                request.fail(TreeError.io(path: name, reason: "its inode number was dropped at every lookup"),
+                             "lookup of \(name) in inode \(parent)")
             case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
             }
         }

@@ -27,7 +27,7 @@ public final class FuseFileSystem: Sendable {
     let tree: MediaTree
     let logger: Logger
     let timeouts: Timeouts
-    let lookups = LookupCounts()
+    let lookups: LookupCounts
     /// Originals read by the kernel itself, where it can.
     let passthrough: Passthrough
     /// Tells the kernel what source changes made stale; give it to `MediaTree.watchSource(reportingTo:)`.
@@ -45,6 +45,7 @@ public final class FuseFileSystem: Sendable {
         self.logger = logger
         self.timeouts = timeouts
         self.passthrough = Passthrough(wanted: passthrough, logger: logger)
+        lookups = LookupCounts(owner: tree)
         notifier = KernelNotifier(lookups: lookups, logger: logger)
     }
 

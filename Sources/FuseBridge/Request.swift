@@ -47,16 +47,20 @@ final class Request: @unchecked Sendable {
 
     func replyOK() { answer { fuse_reply_err(raw, 0) } }
 
-    func reply(entry attributes: Attributes) {
+    /// Answers a lookup with `attributes`, unless their inode number was dropped meanwhile (the
+    /// kernel forgot the node while the tree looked it up): then nothing is sent and the answer is
+    /// false, and the caller asks the tree again for a number the kernel may have.
+    func reply(entry attributes: Attributes) -> Bool {
+        // Counted before the reply: the kernel may send forget as soon as it has the entry.
+        guard fileSystem.lookups.add(attributes.inode) else { return false }
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
         entry.generation = 1
         entry.attr = attributes.stat
         entry.attr_timeout = fileSystem.timeouts.attributes
         entry.entry_timeout = fileSystem.timeouts.entry
-        // Counted before the reply: the kernel may send forget as soon as it has the entry.
-        fileSystem.lookups.add(attributes.inode)
         answer { fuse_reply_entry(raw, &entry) }
+        return true
     }
 
     func reply(attributes: Attributes) {

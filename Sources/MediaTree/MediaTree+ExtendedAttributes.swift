@@ -115,6 +115,7 @@ extension MediaTree {
             ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
             ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
+            ("inodes", inodes.count),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

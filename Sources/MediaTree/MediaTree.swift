@@ -117,6 +117,19 @@ public final class MediaTree: Sendable {
         return try attributes(of: node, stat: stat)
     }
 
+    /// Whether `inode` names a node (it was given and not dropped since).
+    public func isNumbered(_ inode: UInt64) -> Bool {
+        inodes.holds(inode)
+    }
+
+    /// Drops the number `inode`, which the kernel no longer holds, and what the tree keeps by it
+    /// (the version it was last opened at). Seen again, the node is numbered again, with the same
+    /// number (`InodeTable`).
+    public func drop(_ inode: UInt64) {
+        inodes.remove(inode)
+        openedVersions.forget([inode])
+    }
+
     /// The attributes of the node numbered `inode`, from the source as it is now.
     /// - Throws: `TreeError.notFound` where the source is gone or has changed kind.
     public func attributes(of inode: UInt64) throws -> Attributes {

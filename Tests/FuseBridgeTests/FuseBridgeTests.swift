@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 @testable import FuseBridge
 @testable import MediaTree
 import Testing
@@ -32,16 +33,37 @@ import Testing
 }
 
 @Suite struct LookupCountsTests {
-    @Test func forgetTakesOffWhatLookupsAdded() {
-        let counts = LookupCounts()
-        counts.add(5)
-        counts.add(5)
-        counts.add(6)
+    /// Numbers 1…100, and which of them were dropped.
+    final class Owner: NumberOwner {
+        let dropped = Mutex<[UInt64]>([])
+        func isNumbered(_ inode: UInt64) -> Bool { inode <= 100 && !dropped.withLock { $0.contains(inode) } }
+        func drop(_ inode: UInt64) { dropped.withLock { $0.append(inode) } }
+    }
+
+    @Test func forgetTakesOffWhatLookupsAddedAndTheLastOneDropsTheNumber() {
+        let owner = Owner()
+        let counts = LookupCounts(owner: owner)
+        #expect(counts.add(5) && counts.add(5) && counts.add(6))
         counts.forget(5, count: 1)
         #expect(counts.count(of: 5) == 1)
+        #expect(owner.dropped.withLock { $0 }.isEmpty)
         counts.forget(5, count: 1)
         #expect(counts.count(of: 5) == 0)
         counts.forget(6, count: 10)
+        #expect(counts.referenced == 0)
+        #expect(owner.dropped.withLock { $0 } == [5, 6])
+        // A forget of a number the kernel was never given drops nothing.
+        counts.forget(7, count: 1)
+        #expect(owner.dropped.withLock { $0 } == [5, 6])
+    }
+
+    @Test func aDroppedNumberIsNeverCountedAgain() {
+        let owner = Owner()
+        let counts = LookupCounts(owner: owner)
+        #expect(counts.add(8))
+        counts.forget(8, count: 1)
+        #expect(!counts.add(8))
+        #expect(!counts.add(500))
         #expect(counts.referenced == 0)
     }
 }

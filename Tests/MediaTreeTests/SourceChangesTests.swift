@@ -74,6 +74,39 @@ import Testing
         #expect(inodes.count == fixture.tree.inodes.count)
     }
 
+    @Test func aDroppedNumberNamesNothingUntilItsNodeIsSeenAgain() throws {
+        let fixture = try TreeFixture()
+        let movie = "clips/clip-vp9.webm"
+        let thumbnail = try fixture.lookup(movie + "/thumbs/at-1s.png").inode
+        let count = fixture.tree.inodes.count
+        fixture.tree.drop(thumbnail)
+        #expect(!fixture.tree.isNumbered(thumbnail))
+        #expect(fixture.tree.inodes.count == count - 1)
+        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: thumbnail) }
+        // A change names only what the tree holds: the kernel cannot hold the dropped number.
+        let stale = fixture.tree.invalidations(after: SourceChanges(paths: [movie]))
+        let folder = try fixture.lookup(movie).inode
+        #expect(!stale.contains(.inode(thumbnail)) && stale.contains(.inode(folder)))
+        // Seen again, the node has its number again: numbers are hashes of what nodes stand for.
+        let again = try fixture.lookup(movie + "/thumbs/at-1s.png").inode
+        #expect(again == thumbnail)
+        #expect(fixture.tree.isNumbered(thumbnail))
+        fixture.tree.drop(InodeTable.rootNumber)
+        #expect(fixture.tree.isNumbered(InodeTable.rootNumber))
+    }
+
+    @Test func numbersAreTheSameInEveryTreeOverTheSameFiles() throws {
+        let first = try TreeFixture()
+        let second = TreeFixture(source: first.source, settings: TreeSettings())
+        // Different orders of first sight.
+        let names = ["feature-1080p.mp4/info.json", "clips/clip-vp9.webm/thumbs/at-2s.png", "notes.txt",
+                     "clips/clip-vp9.webm", "feature-1080p.mp4/thumbs"]
+        let forward = try names.map { try first.lookup($0).inode }
+        let backward = try names.reversed().map { try second.lookup($0).inode }
+        #expect(forward == Array(backward.reversed()))
+        #expect(Set(forward).count == names.count && forward.allSatisfy { $0 > 1 && $0 < 1 << 63 })
+    }
+
     @Test func theBatcherCoalescesBurstsWithinABound() {
         var batcher = ChangeBatcher(quiet: 0.25, longest: 1.0)
         #expect(batcher.nextDue == nil)
