@@ -7,6 +7,7 @@ import TestSupport
 /// node seen again has its number again. The kernel is made to forget by dropping its caches
 /// (`echo 2 > /proc/sys/vm/drop_caches`: unused dentries and inodes go, and a FUSE inode that goes
 /// is a forget), which needs root.
+///
 /// The tests run one at a time: one's dropping of the caches would make the other's kernel forget.
 @Suite(.serialized, .enabled(if: access("/proc/sys/vm/drop_caches", W_OK) == 0, "dropping the kernel's caches needs root"))
 struct ForgettingTests {
