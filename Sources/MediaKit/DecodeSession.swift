@@ -79,12 +79,7 @@ final class DecodeSession: @unchecked Sendable {
     init(key: Key, limits: ThumbnailLimits, probed: ProbedInputs? = nil) throws {
         self.key = key
         self.limits = limits
-        if let probed = probed?.take(path: key.file.path) {
-            probed.deadline.restart(seconds: limits.timeout)
-            input = probed
-        } else {
-            input = try InputFile(path: key.file.path, deadline: Deadline(seconds: limits.timeout))
-        }
+        input = try InputFile.open(key.file.path, timeout: limits.timeout, takingFrom: probed)
         let streams = input.streams
         guard streams.indices.contains(key.streamIndex) else { throw MediaError.noVideoStream(index: key.streamIndex) }
         let stream = streams[key.streamIndex]

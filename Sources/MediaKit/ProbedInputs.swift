@@ -87,3 +87,16 @@ final class ProbedInputs: Sendable {
         }
     }
 }
+
+extension InputFile {
+    /// The file a probe just opened for `path`, taken from `probed` with a new deadline of
+    /// `timeout` seconds; else `path` opened now, within `timeout`.
+    /// - Throws: as `init(path:timeout:)`.
+    static func open(_ path: String, timeout: Double, takingFrom probed: ProbedInputs?) throws -> InputFile {
+        if let taken = probed?.take(path: path) {
+            taken.deadline.restart(seconds: timeout)
+            return taken
+        }
+        return try InputFile(path: path, timeout: timeout)
+    }
+}

@@ -18,12 +18,7 @@ final class TrackExtractor {
     /// is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
     init(path: String, size: Int64, folder: String, timeout: Double, probed: ProbedInputs? = nil) throws {
-        if let probed = probed?.take(path: path) {
-            probed.deadline.restart(seconds: timeout)
-            input = probed
-        } else {
-            input = try InputFile(path: path, timeout: timeout)
-        }
+        input = try InputFile.open(path, timeout: timeout, takingFrom: probed)
         self.folder = folder
         if let pb = input.context.pointee.pb {
             let actual = avio_size(pb)
