@@ -80,7 +80,7 @@ import Testing
         let cache = try DiskCache(database: try folder.database(), capacity: 30_000, logger: Logger(label: "test"))
         func makeSet(_ name: String) throws {
             let working = try DiskCache.makePassFolder(in: cache.tracksFolder)
-            FileManager.default.createFile(atPath: working + "/a.mka", contents: Data(Self.bytes(1, count: 20_000)))
+            #expect(FileManager.default.createFile(atPath: working + "/a.mka", contents: Data(Self.bytes(1, count: 20_000))))
             try DiskCache.install(working, as: cache.tracksFolder + "/" + name)
             cache.indexTrackSet(key: "tracks " + name, name: name, bytes: 20_000)
         }
