@@ -19,6 +19,9 @@ let package = Package(
                        providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CAV", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // jemalloc replaces glibc's malloc in the program (not in the libraries, which any
+        // malloc serves): a pass over a file allocates and frees a buffer per packet, on two threads.
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
 
@@ -37,7 +40,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mediafs", dependencies: [
-            "FuseBridge", "MediaTree", "MediaKit",
+            "FuseBridge", "MediaTree", "MediaKit", "CJemalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
