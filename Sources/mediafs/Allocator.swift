@@ -6,8 +6,8 @@ import Logging
 ///
 /// A track pass allocates a buffer for each packet the demuxer reads and frees it once the muxers
 /// have written it: about 77,000 of each for a ten-minute film with three audio tracks. glibc's
-/// malloc spent a third of the demuxing in that; with jemalloc the demuxing takes two thirds of
-/// the time and the cold copy of one audio track 0.72 of the ffmpeg command's, against 1.11 (Docs/PERFORMANCE.md).
+/// malloc spent a third of the demuxing in that; jemalloc takes a third less time over the same
+/// loop (the figures are in Docs/ARCHITECTURE.md, "The allocator").
 enum Allocator {
     /// Lets a jemalloc background thread return freed memory to the system after its decay time
     /// (10 s) while the daemon is idle; without it that happens only on later allocations, so
