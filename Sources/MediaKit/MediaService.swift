@@ -83,14 +83,17 @@ public struct LocalMediaService: MediaService {
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
-    /// - Parameter decodeSessions: how many idle decode sessions (an open file and decoder
-    ///   each) are kept for frames asked for in time order; two per processor by default.
+    /// - Parameters:
+    ///   - decodeSessions: how many idle decode sessions (an open file and decoder each) are kept
+    ///     for frames asked for in time order; two per processor by default.
+    ///   - decodeSessionLifetime: seconds an idle decode session is kept; 30 by default.
     public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
-                decodeSessions: Int? = nil) {
+                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil) {
         self.probeTimeout = probeTimeout
         self.probed = ProbedInputs()
         self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
                                          sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity,
+                                         sessionLifetime: decodeSessionLifetime ?? DecodeSessionPool.defaultIdleLifetime,
                                          probed: probed)
         av_log_set_level(AV_LOG_FATAL)
     }

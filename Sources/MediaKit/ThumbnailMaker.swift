@@ -10,9 +10,11 @@ final class ThumbnailMaker: Sendable {
     let probed: ProbedInputs?
     private let counters = Mutex(ThumbnailStatistics())
 
-    init(limits: ThumbnailLimits, sessionCapacity: Int, probed: ProbedInputs? = nil) {
+    /// - Parameter sessionLifetime: seconds an idle decode session is kept (`DecodeSessionPool`).
+    init(limits: ThumbnailLimits, sessionCapacity: Int,
+         sessionLifetime: Double = DecodeSessionPool.defaultIdleLifetime, probed: ProbedInputs? = nil) {
         self.limits = limits
-        self.pool = DecodeSessionPool(capacity: sessionCapacity)
+        self.pool = DecodeSessionPool(capacity: sessionCapacity, idleLifetime: sessionLifetime)
         self.probed = probed
     }
 

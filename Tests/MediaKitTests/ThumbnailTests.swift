@@ -256,6 +256,27 @@ import Testing
         #expect(service.thumbnails.pool.count <= 2)
     }
 
+    /// An idle session is closed once its lifetime is up, counted from its last use, and not before.
+    @Test func idleSessionsAreClosedAfterTheirLifetime() throws {
+        let video = try LibraryVideo("feature-1080p.mp4")
+        let service = LocalMediaService(decodeSessions: 2, decodeSessionLifetime: 1.0)
+        #expect(try video.thumbnail(service, at: 1.0).index == 25)
+        let firstUse = Date()
+        usleep(300_000)
+        #expect(service.thumbnails.pool.count == 1, "closed before its lifetime")
+        // Used again (continuing forward), it gets a new lifetime from now.
+        #expect(try video.thumbnail(service, at: 1.5).index == 37)
+        let secondUse = Date()
+        #expect(service.thumbnails.statistics.sessionsOpened == 1)
+        while Date() < firstUse.addingTimeInterval(1.3) { usleep(20_000) }
+        if Date() < secondUse.addingTimeInterval(0.9) {
+            #expect(service.thumbnails.pool.count == 1, "closed at the first use's lifetime")
+        }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while service.thumbnails.pool.count > 0 && Date() < deadline { usleep(20_000) }
+        #expect(service.thumbnails.pool.count == 0, "still kept after its lifetime")
+    }
+
     /// A file replaced at the same path (another size or time) is not served from the old session.
     @Test func aChangedFileClosesItsSessions() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-thumb-\(UUID().uuidString)")
