@@ -19,8 +19,9 @@ let package = Package(
                        providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CAV", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
-        // jemalloc replaces glibc's malloc in the program (not in the libraries, which any
-        // malloc serves): a pass over a file allocates and frees a buffer per packet, on two threads.
+        // jemalloc, linked by the program only (the library targets work with any malloc), serves
+        // every allocation of the process, libav*'s included: a track pass allocates and frees a
+        // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),

@@ -30,7 +30,8 @@ final class DecodeSessionPool: Sendable {
     /// Least recently used first.
     private let idle = Mutex<[Idle]>([])
 
-    init(capacity: Int = DecodeSessionPool.defaultCapacity, idleLifetime: Double = DecodeSessionPool.defaultIdleLifetime) {
+    init(capacity: Int = DecodeSessionPool.defaultCapacity,
+         idleLifetime: Double = DecodeSessionPool.defaultIdleLifetime) {
         self.capacity = max(0, capacity)
         self.idleLifetime = idleLifetime
     }
