@@ -48,10 +48,45 @@ final class CacheRoot: Sendable {
         }
     }
 
+    // MARK: - The sets in it, counted by the disk cache's index or here for the private folder
+
+    /// A set just made (installed as `name`, `bytes` of files): counted in the private folder now;
+    /// the disk cache indexes it once it is kept (`kept(_:bytes:)`), after its checksums.
+    func made(_ name: String, bytes: Int64) {
+        if diskCache == nil { madePrivateSet(name, bytes: bytes) }
+    }
+
+    /// A set kept with its manifest (`bytes` with it), or adopted from an earlier mount: indexed
+    /// in the disk cache as just used, evicting what no longer fits. Nothing for the private folder,
+    /// which counted it when it was made.
+    func kept(_ name: String, bytes: Int64) {
+        diskCache?.indexTrackSet(key: Self.indexKey(name: name), name: name, bytes: bytes)
+    }
+
+    /// The set `name` just read from: marked as used; with a cache folder, also pinned (out of
+    /// eviction) while the returned pin lives.
+    func used(_ name: String) -> DiskCache.Pin? {
+        guard let diskCache else {
+            usedPrivateSet(name)
+            return nil
+        }
+        diskCache.touchTrackSet(key: Self.indexKey(name: name))
+        return diskCache.pin(name)
+    }
+
+    /// Removes the set `name` (found damaged) from the disk and from what counts it.
+    func remove(_ name: String) {
+        if let diskCache {
+            diskCache.removeTrackSet(key: Self.indexKey(name: name), name: name)
+        } else {
+            removePrivateSet(name)
+        }
+    }
+
     /// Counts the set `name` (`bytes`) just made in the private folder as the most recently used,
     /// then removes the least recently used others until the folder fits in `capacity` (the set
     /// just made stays, even alone over it: it is being served). Nothing for the disk cache's folder.
-    func madePrivateSet(_ name: String, bytes: Int64) {
+    private func madePrivateSet(_ name: String, bytes: Int64) {
         let removed: [String] = state.withLock { s in
             guard s.isPrivate, let root = s.root else { return [] }
             s.privateSets.removeAll { $0.name == name }
@@ -70,7 +105,7 @@ final class CacheRoot: Sendable {
     }
 
     /// Removes the set `name` from the private folder (found damaged) and stops counting it.
-    func removePrivateSet(_ name: String) {
+    private func removePrivateSet(_ name: String) {
         let root: String? = state.withLock { s in
             s.privateSets.removeAll { $0.name == name }
             return s.root
@@ -79,7 +114,7 @@ final class CacheRoot: Sendable {
     }
 
     /// Marks the set `name` of the private folder as just used.
-    func usedPrivateSet(_ name: String) {
+    private func usedPrivateSet(_ name: String) {
         state.withLock { s in
             guard let index = s.privateSets.firstIndex(where: { $0.name == name }) else { return }
             s.privateSets.append(s.privateSets.remove(at: index))

@@ -23,7 +23,6 @@ final class TrackStore: Sendable {
     /// Sets by key; small (names and sizes), so bounded by count.
     private let jobs: SharedJobs<TrackSetKey, TrackSet>
     private let folder: CacheRoot
-    let diskCache: DiskCache?
     let statistics: TreeStatistics
     private let logger: Logger
     /// Files whose checksum was checked in this mount: path, inode and change time.
@@ -36,7 +35,6 @@ final class TrackStore: Sendable {
         let pool = WorkerPool(name: "mediafs-tracks", threads: settings.trackThreads)
         jobs = SharedJobs(pool: pool, cache: MemoryCache(capacity: 10_000), cost: { _ in 1 }, isCurrent: { $0.isFresh })
         folder = CacheRoot(diskCache: diskCache, capacity: settings.diskCacheBytes, logger: logger)
-        self.diskCache = diskCache
         self.statistics = statistics
         self.logger = logger
     }
@@ -100,12 +98,7 @@ final class TrackStore: Sendable {
         guard Checksum.of(descriptor: descriptor, length: Int64(info.st_size)) == checksum else {
             logger.warning("the cached track \(file.path) is damaged (its checksum differs): its set is made again")
             TreeStatistics.count(statistics.trackFilesDamaged)
-            let name = CacheRoot.name(for: key, plan: plan)
-            if let diskCache {
-                diskCache.removeTrackSet(key: CacheRoot.indexKey(name: name), name: name)
-            } else {
-                folder.removePrivateSet(name)
-            }
+            folder.remove(CacheRoot.name(for: key, plan: plan))
             return false
         }
         verified.withLock { _ = $0.insert(mark) }
@@ -114,13 +107,7 @@ final class TrackStore: Sendable {
 
     /// Keeps the set of `key` out of eviction while the returned pin lives, and marks it used.
     func pin(_ key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
-        let name = CacheRoot.name(for: key, plan: plan)
-        guard let diskCache else {
-            folder.usedPrivateSet(name)
-            return nil
-        }
-        diskCache.touchTrackSet(key: CacheRoot.indexKey(name: name))
-        return diskCache.pin(name)
+        folder.used(CacheRoot.name(for: key, plan: plan))
     }
 
     // MARK: - Making and keeping
@@ -133,7 +120,7 @@ final class TrackStore: Sendable {
             let set = pass(working)
             let name = CacheRoot.name(for: key, plan: plan)
             try DiskCache.install(working, as: root + "/" + name)
-            if diskCache == nil { folder.madePrivateSet(name, bytes: set.bytes) }
+            folder.made(name, bytes: set.bytes)
             return set.relocated(to: root + "/" + name)
         } catch {
             return .failed(plan, reason: "the cache folder cannot be used: \(error)")
@@ -161,7 +148,7 @@ final class TrackStore: Sendable {
             let manifest = TrackManifest(source: .init(path: sourcePath, identity: key.identity), plan: plan,
                                          set: set, checksums: checksums)
             let manifestBytes = try manifest.write(folder: root + "/" + name)
-            diskCache?.indexTrackSet(key: CacheRoot.indexKey(name: name), name: name, bytes: set.bytes + manifestBytes)
+            folder.kept(name, bytes: set.bytes + manifestBytes)
         } catch {
             logger.warning("cannot keep the tracks of \(sourcePath) in \(root)/\(name): \(error)")
         }
@@ -173,8 +160,7 @@ final class TrackStore: Sendable {
         guard let set = TrackManifest.load(folder: root + "/" + name, identity: key.identity, plan: plan) else { return nil }
         TreeStatistics.count(statistics.trackSetsReused)
         // Indexed again as just used (and adopted, had a crash come between manifest and index).
-        diskCache?.indexTrackSet(key: CacheRoot.indexKey(name: name), name: name,
-                                 bytes: set.bytes + TrackManifest.length(folder: root + "/" + name))
+        folder.kept(name, bytes: set.bytes + TrackManifest.length(folder: root + "/" + name))
         return set
     }
 }
