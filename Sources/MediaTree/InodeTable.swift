@@ -1,4 +1,3 @@
-import MediaKit
 import Synchronization
 
 /// Gives every node its inode number: a hash of what the node stands for, so a node has the same
