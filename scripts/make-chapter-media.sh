@@ -20,6 +20,12 @@
 #                        an elng "fr-CA") and a PNG chapter image track, written by
 #                        mp4-chapter-tracks.py after ffmpeg; moov at the end.
 #   image-{1,2,3}.png    the chapter images of two-languages.mp4, to compare bytes.
+#   jpeg-chapter-track.mp4  12 s, chapters at 0, 4 and 8 s ("Navy", "Dark red", "Dark green") and a
+#                        JPEG chapter image track of three 64x36 pictures of those colours, all
+#                        written by ffmpeg (its mov muxer: the mp4 one stores JPEG as 'mp4v', not
+#                        QuickTime's 'jpeg'); mp4-chapter-tracks.py --reference then adds the JPEG
+#                        track to the video track's tref/chap, after the chapter text track. FFmpeg
+#                        follows only the first reference, so it sees a second video stream.
 #   nero-only.m4a        audio, chapters only in Nero chpl (ffmpeg's tref/chap renamed away).
 #   id3-chapters.mp3     ID3v2 CHAP frames: read through libavformat.
 
@@ -99,6 +105,31 @@ cat >"$WORK/spec.json" <<SPEC
 SPEC
 python3 "$HERE/mp4-chapter-tracks.py" "$WORK/base.mp4" "$WORK/two-languages.mp4" "$WORK/spec.json"
 
+# A JPEG chapter image track that ffmpeg writes itself and does not name as a chapter track: the
+# tracks are 1 video, 2 audio, 3 JPEG, 4 chapter text (tref/chap of every track names 4).
+cat >"$WORK/thirds.txt" <<'META'
+;FFMETADATA1
+[CHAPTER]
+TIMEBASE=1/1000
+START=0
+END=4000
+title=Navy
+[CHAPTER]
+TIMEBASE=1/1000
+START=4000
+END=8000
+title=Dark red
+[CHAPTER]
+TIMEBASE=1/1000
+START=8000
+END=12000
+title=Dark green
+META
+pictures="color=navy:s=64x36:r=1:d=4[a];color=darkred:s=64x36:r=1:d=4[b];color=darkgreen:s=64x36:r=1:d=4[c]"
+"${FF[@]}" "${CLIP[@]}" -f lavfi -i "$pictures;[a][b][c]concat=n=3,fps=1/4[out0]" -i "$WORK/thirds.txt" \
+  -map 0 -map 1 -map 2 -map_chapters 3 "${CODECS[@]}" -c:v:1 mjpeg -f mov "$WORK/jpeg-track.mp4"
+python3 "$HERE/mp4-chapter-tracks.py" --reference "$WORK/jpeg-track.mp4" "$WORK/jpeg-chapter-track.mp4" 1 3
+
 # Nero chapters only: ffmpeg writes both a chapter track and chpl; rename the reference away
 # (same length, so nothing moves).
 "${FF[@]}" -f lavfi -t 12 -i sine=frequency=220:sample_rate=44100 -i "$WORK/meta.txt" -map 0 -map_chapters 1 \
@@ -117,7 +148,7 @@ PY
   -c:a libmp3lame -b:a 64k -id3v2_version 3 "$WORK/id3-chapters.mp3"
 
 for f in multilingual.mkv chapters-at-end.mkv ffmpeg-chapters.webm ffmetadata.mp4 two-languages.mp4 \
-         image-1.png image-2.png image-3.png nero-only.m4a id3-chapters.mp3; do
+         image-1.png image-2.png image-3.png jpeg-chapter-track.mp4 nero-only.m4a id3-chapters.mp3; do
   mv -f "$WORK/$f" "$OUT/$f"
 done
 printf '%s\n' "$WANT" >"$STAMP"

@@ -16,6 +16,12 @@ SPEC.json:
 IN.mp4 must have its moov after its mdat (no -movflags +faststart): the moov is dropped, a new
 mdat with the chapter samples is appended, and the moov is written again after it with the new
 tracks and a tref/chap in the first track naming them all (text tracks first, then images).
+
+Usage: mp4-chapter-tracks.py --reference IN.mp4 OUT.mp4 TRACK_ID REFERENCED_ID...
+
+appends REFERENCED_IDs to the tref/chap of the track TRACK_ID (making the tref and chap atoms if it
+has none), for chapter tracks that ffmpeg writes itself but does not name (a JPEG track, say).
+IN.mp4's moov must be its last atom, so that growing it moves no sample.
 """
 import json
 import struct
@@ -193,7 +199,45 @@ def main(source, destination, spec_path):
         f.write(box(b"moov", out))
 
 
+def add_reference(source, destination, track_id, referenced):
+    data = bytearray(open(source, "rb").read())
+    top = list(atoms(data))
+    if top[-1][0] != b"moov":
+        sys.exit("mp4-chapter-tracks.py: the moov must be the last atom")
+    _, moov_start, moov_payload, moov_end = top[-1]
+    for kind, start, payload_start, end in atoms(data, moov_payload, moov_end):
+        if kind != b"trak":
+            continue
+        inner = list(atoms(data, payload_start, end))
+        tkhd = next(c for c in inner if c[0] == b"tkhd")
+        version = data[tkhd[2]]
+        id_at = tkhd[2] + (20 if version == 1 else 12)
+        if struct.unpack(">I", data[id_at:id_at + 4])[0] != track_id:
+            continue
+        ids = b"".join(struct.pack(">I", i) for i in referenced)
+        tref = next((c for c in inner if c[0] == b"tref"), None)
+        chap = next((c for c in atoms(data, tref[2], tref[3]) if c[0] == b"chap"), None) if tref else None
+        if chap:
+            at, added, grown = chap[3], ids, [moov_start, start, tref[1], chap[1]]
+        elif tref:
+            at, added, grown = tref[3], box(b"chap", ids), [moov_start, start, tref[1]]
+        else:
+            at, added, grown = tkhd[3], box(b"tref", box(b"chap", ids)), [moov_start, start]
+        for header in grown:
+            size = struct.unpack(">I", data[header:header + 4])[0]
+            if size < 8:
+                sys.exit("mp4-chapter-tracks.py: 64-bit or open-ended atom sizes are not handled")
+            data[header:header + 4] = struct.pack(">I", size + len(added))
+        data[at:at] = added
+        open(destination, "wb").write(data)
+        return
+    sys.exit(f"mp4-chapter-tracks.py: no track {track_id}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) >= 5 and sys.argv[1] == "--reference":
+        add_reference(sys.argv[2], sys.argv[3], int(sys.argv[4]), [int(i) for i in sys.argv[5:]])
+    elif len(sys.argv) == 4:
+        main(*sys.argv[1:])
+    else:
         sys.exit(__doc__)
-    main(*sys.argv[1:])
