@@ -328,6 +328,49 @@ import TestSupport
         }
     }
 
+    /// A JPEG chapter image track written by ffmpeg and named by the video track's `tref`/`chap`
+    /// after the chapter text track (libavformat shows it as a second video stream): its pictures
+    /// are the chapter images, and it is neither a track in tracks/visual/ nor the video of thumbs/.
+    @Test func aJPEGChapterImageTrackIsNoVideoTrack() throws {
+        let folder = try TempFolder("chapters-jpeg-track")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        try FileManager.default.copyItem(atPath: try ChapterMedia.file("jpeg-chapter-track.mp4").path,
+                                         toPath: source + "/jpeg-chapter-track.mp4")
+        try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("log")) { mount in
+            let film = mount.path("jpeg-chapter-track.mp4")
+            #expect(try Self.names(film) == ["chapters", "info.json", "jpeg-chapter-track.mp4", "thumbs", "tracks"])
+            #expect(try Self.names(film + "/tracks") == ["audible"])
+            #expect(access(film + "/tracks/visual", F_OK) != 0 && errno == ENOENT)
+            let check = try PNGProbe.run(#"""
+            import json, os, sys
+            film = sys.argv[1]
+            names = sorted(n for n in os.listdir(f"{film}/chapters") if n.endswith(".png"))
+            print(names)
+            for name in names:
+                path = f"{film}/chapters/{name}"
+                w, h, rows = png(path)
+                mean = [round(sum(r[i] for r in rows for i in range(c, 3 * w, 3)) / (w * h)) for c in range(3)]
+                print(f"{w}x{h}", mean, os.getxattr(path, "user.mediafs.chapter.image").decode())
+            w, h, rows = png(f"{film}/thumbs/at-5s.png")
+            print("thumbnail", f"{w}x{h}")
+            streams = json.load(open(f"{film}/info.json"))["streams"]
+            print([(s["codec"], s["disposition"]) for s in streams if s["kind"] == "video"])
+            """#, [film])
+            expectSuccess(check)
+            let lines = check.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "['01 00h00m00s Navy.png', '02 00h00m04s Dark red.png', '03 00h00m08s Dark green.png']", "\(check)")
+            // navy (0, 0, 128), dark red (139, 0, 0), dark green (0, 100, 0), through JPEG.
+            for (line, expected) in zip(lines.dropFirst(), [[0, 0, 128], [139, 0, 0], [0, 100, 0]]) {
+                let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                #expect(line.hasPrefix("64x36 ") && line.hasSuffix(" artwork"), "\(line)")
+                #expect(numbers.count == 5 && zip(numbers.dropFirst(2), expected).allSatisfy { abs($0 - $1) <= 8 }, "\(line)")
+            }
+            #expect(lines.count == 6 && lines[4] == "thumbnail 160x90", "\(check)")
+            #expect(lines.last == "[('h264', ['default']), ('mjpeg', ['timed_thumbnails'])]", "\(check)")
+        }
+    }
+
     // MARK: sizes and work
 
     /// stat's size is what read, mmap and `cp -r` give, for every chapter image, document and cover.

@@ -81,6 +81,34 @@ import TestSupport
         }
     }
 
+    /// A JPEG chapter image track that ffmpeg wrote and the video track's `tref`/`chap` names after
+    /// the chapter text track: libavformat shows it as a plain video stream; the probe marks it.
+    @Test func chapterImageTracksAreMarkedAndAreNoVideoTracks() throws {
+        let url = try ChapterMedia.file("jpeg-chapter-track.mp4")
+        let size = try TrackExtractionTests.size(url.path)
+        let info = try media.probe(path: url.path, size: size)
+        #expect(info.streams.map(\.codec) == ["h264", "aac", "mjpeg", "bin_data"])
+        let pictures = info.streams[2]
+        #expect(pictures.kind == .video && pictures.disposition == ["timed_thumbnails"], "\(pictures.disposition)")
+        #expect(pictures.isChapterImageTrack && !pictures.isMovingVideo && !pictures.isCoverArt)
+        #expect(info.streams.filter(\.isMovingVideo).map(\.index) == [0])
+        #expect(!info.streams[0].isChapterImageTrack)
+        #expect(info.coverStream == nil)
+        let plan = TrackPlan(info: info)
+        #expect(plan.entries(in: .visual).isEmpty, "\(plan.entries(in: .visual).map(\.name))")
+        #expect(plan.entries(in: .audible).count == 1)
+
+        // Marked by libavformat already (the PNG track is in the only chap list it read): kept as is.
+        let png = try ChapterMedia.file("two-languages.mp4")
+        let twoLanguages = try media.probe(path: png.path, size: try TrackExtractionTests.size(png.path))
+        #expect(twoLanguages.streams.filter { $0.kind == .video }.map(\.disposition) == [["default"], ["attached_pic", "timed_thumbnails"]])
+        #expect(TrackPlan(info: twoLanguages).entries(in: .visual).isEmpty)
+        // MP4s without a JPEG or PNG video stream: nothing marked.
+        for name in ["feature-1080p.mp4", "clips/Holiday Café 2021.mp4"] {
+            #expect(try probe(name).streams.allSatisfy { !$0.isChapterImageTrack }, "\(name)")
+        }
+    }
+
     @Test func probeTimesAreRoundedToTheMicrosecond() throws {
         let info = try probe("movie-1080p.mkv")
         let times = [info.container.duration] + info.streams.map(\.duration) + info.chapters.map { Optional($0.end) }

@@ -66,8 +66,11 @@ public struct MediaInfo: Codable, Sendable, Equatable {
 
         /// A picture attached to the file (cover art), not a video track.
         public var isAttachedPicture: Bool { disposition.contains("attached_pic") }
-        /// A moving-picture stream: video that is not cover art.
-        public var isMovingVideo: Bool { kind == .video && !isAttachedPicture }
+        /// A QuickTime chapter image track (`timed_thumbnails`): the chapters' pictures, shown in
+        /// chapters/, never a video to take frames from or a track.
+        public var isChapterImageTrack: Bool { disposition.contains("timed_thumbnails") }
+        /// A moving-picture stream: video that is neither cover art nor a chapter image track.
+        public var isMovingVideo: Bool { kind == .video && !isAttachedPicture && !isChapterImageTrack }
     }
 
     public struct Chapter: Codable, Sendable, Equatable {

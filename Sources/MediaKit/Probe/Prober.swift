@@ -22,8 +22,10 @@ public enum Prober {
         return info
     }
 
-    /// What `file` holds, from its header and stream information only: nothing here reads packets
-    /// or moves the file's position (`ProbedInputs` relies on it).
+    /// What `file` holds, from its header and stream information only (and, for a QuickTime file
+    /// with a video stream of JPEG or PNG pictures, its `moov` read again through a descriptor of
+    /// its own: `ChapterImageTracks`): nothing here reads packets or moves the file's position
+    /// (`ProbedInputs` relies on it).
     private static func describe(_ file: InputFile, size: Int64) -> MediaInfo {
         let ctx = file.context.pointee
         let container = MediaInfo.Container(
@@ -33,9 +35,11 @@ public enum Prober {
             startTime: seconds(ctx.start_time, AV_TIME_BASE),
             bitRate: ctx.bit_rate > 0 ? ctx.bit_rate : nil,
             size: size)
+        var streams = file.streams.map(StreamDescriber.describe)
+        ChapterImageTracks.mark(&streams, of: file, size: size)
         return MediaInfo(
             container: container,
-            streams: file.streams.map(StreamDescriber.describe),
+            streams: streams,
             chapters: file.chapters.map(describe(chapter:)),
             tags: Metadata.dictionary(ctx.metadata))
     }

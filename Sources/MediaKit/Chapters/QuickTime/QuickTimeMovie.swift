@@ -44,5 +44,9 @@ struct QuickTimeMovie {
         return ids.compactMap { id in tracks.first { $0.id == id } }
     }
 
+    /// The IDs of the chapter image tracks: tracks named by any track's `tref`/`chap` whose samples
+    /// are JPEG or PNG pictures (`QuickTimeTrack.imageCodec`).
+    var chapterImageTrackIDs: Set<UInt32> { Set(chapterTracks.filter { $0.imageCodec != nil }.map(\.id)) }
+
     func track(id: UInt32) -> QuickTimeTrack? { tracks.first { $0.id == id } }
 }
