@@ -41,7 +41,12 @@ final class SambaServer {
     }
 
     /// The smb.conf the server runs with: the share's lines are those mount-scripts/README.md
-    /// gives; the global ones keep the server private to the test.
+    /// gives; the global ones keep the server private to the test. smbd makes none of the folders
+    /// it is given (the init does); `disable netbios` needs no nmbd; `map to guest = Bad User` lets
+    /// `smbclient -N` in as the guest (`nobody`) with an empty private passdb; `load printers`,
+    /// `printing`, `printcap name` and `disable spoolss` keep it from looking for printers (CUPS);
+    /// `rpc start on demand helpers = no` keeps it from starting samba-dcerpcd, so that smbd and
+    /// its connection processes are all there is to stop (smbclient's `get` needs no RPC).
     static func configuration(folder: String, port: Int, share: String) -> String {
         """
         [global]
@@ -92,7 +97,8 @@ final class SambaServer {
             let port = try Self.sparePort()
             try Self.configuration(folder: folder, port: port, share: share)
                 .write(toFile: configuration, atomically: true, encoding: .utf8)
-            let daemon = try ChildProcess([program, "--foreground", "--no-process-group", "--debug-stdout", "--debuglevel=1", "--configfile=" + configuration],
+            let daemon = try ChildProcess([program, "--foreground", "--no-process-group", "--debug-stdout", "--debuglevel=1",
+                                           "--configfile=" + configuration],
                                           stdout: .appending(logPath), stderr: .appending(logPath))
             let deadline = Date(timeIntervalSinceNow: timeout)
             var answered = false
