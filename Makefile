@@ -78,7 +78,7 @@ test: deps
 	rm -f .build-mounts-left; echo "make test: all passed, no mount left behind"
 
 bench: build
-	MEDIAFS_BIN=$(RELEASE_BIN) bash bench/run.sh
+	MEDIAFS_BIN=$(RELEASE_BIN) python3 bench/bench.py
 
 clean:
 	$(SWIFT) package clean
