@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench.py: the benchmark that `make bench` runs. It measures mediafs against the plain file
 system under it and against the commands people would otherwise run (ffmpeg, ffprobe,
-ffmpegthumbnailer), and writes Docs/PERFORMANCE.md. Standard library only; bench/README.md describes the program.
+ffmpegthumbnailer), and against floors (decoding alone, the same tree without FUSE), and writes
+Docs/PERFORMANCE.md. Standard library only; bench/README.md describes the program.
 
 Usage:  python3 bench/bench.py                 (as root, for the cold-cache figures)
         python3 bench/bench.py report RESULTS [--markdown FILE]
@@ -34,6 +35,7 @@ import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+import floor
 import media
 import report
 import sections
@@ -58,6 +60,7 @@ class Bench(Results):
     def __init__(self, results_path, **settings):
         super().__init__(results_path, settings["timeout"])
         self.__dict__.update(settings)
+        self._floor = None
 
     def mount(self, source, name, keep=False):
         """A mount of `source` on WORK/mnt-NAME with its own state folder WORK/state-NAME (fresh
@@ -66,6 +69,12 @@ class Bench(Results):
         m = MediafsMount(self.bin, source, os.path.join(self.work, f"mnt-{name}"),
                          os.path.join(self.work, f"state-{name}"), options=self.mount_opts)
         return _Mounting(m, keep)
+
+    def decode_floor(self):
+        """The compiled bench/decode-floor.c (compiled on first use)."""
+        if self._floor is None:
+            self._floor = floor.compile_floor(self.work)
+        return self._floor
 
     def peak_rss(self, m, label, goal_mib=None):
         """The daemon's peak resident set (VmHWM), as a row of the memory section."""

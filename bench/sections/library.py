@@ -1,6 +1,6 @@
 """library: `ls -lR` of a 10,000-file library: a first mount, and a remount over the same cache
-folder, against the source, the mount's own tree copied to the source's file system, and ffprobe
-of every file."""
+folder against the source, against the mount's own tree copied to the source's file system (the
+floor: that many entries listed without FUSE), and the first mount against ffprobe of every file."""
 
 import os
 import shutil
@@ -9,6 +9,7 @@ import media
 from measure import Peer
 
 ID = "library"
+REMOUNT_GOAL = 2.0
 
 
 def run(bench):
@@ -24,35 +25,36 @@ def run(bench):
                   f"{(size + 99) // 100} folders of 100. First mount: `ls -lR` of a fresh mount with an empty cache folder, "
                   f"which probes every file (and lists every thumbs/ and chapters/ folder; {dropped}). Remount: the same "
                   "cache folder, a new daemon; `ls -lR` then answers from the probe database without opening a media "
-                  "file. Against `ls -lR` of the source and, for the first mount, `ffprobe` of every file (run "
-                  f"{cpus} at a time on a sample of at most 1,000 files). The mount lists far more than the source: each "
-                  "media file is a folder with the original, info.json, thumbs/ (a few dozen names), chapters/ and "
-                  "tracks/. So the remount is also timed against its own tree copied as empty folders and files onto "
-                  "the source's file system (after a second remount): what `ls -lR` of that many entries costs without "
-                  "FUSE.")
+                  "file. The mount lists far more than the source: each media file is a folder with the original, "
+                  "info.json, thumbs/ (a few dozen names), chapters/ and tracks/. So the remount is timed against its "
+                  f"own tree copied as empty folders and files onto the source's file system ({fstype}): what `ls -lR` of "
+                  "that many entries costs without FUSE; and, beside it, against `ls -lR` of the source. The three "
+                  f"alternate. The first mount is set against `ffprobe` of every file (run {cpus} at a time on a sample "
+                  "of at most 1,000 files).")
 
     with bench.mount(lib, ID) as m:
         bench.time(ID, "mount, first ls -lR (probing, empty cache folder)", ["ls", "-lR", m.mount_point], 1,
                    drop=bench.can_drop)
-        # The mount's tree copied as empty folders and files onto the source's file system: what
-        # `ls -lR` of that many entries costs without FUSE, the floor for the remount's figure.
+        # The mount's tree copied as empty folders and files onto the source's file system.
         shutil.rmtree(replica, ignore_errors=True)
         entries = media.copy_tree_empty(m.mount_point, replica)
-        bench.note(ID, f"the mount shows {entries} entries, the source {media.count_entries(lib)}")
+        source_entries = media.count_entries(lib)
+        bench.note(ID, f"the mount shows {entries} entries, the source {source_entries}")
         bench.peak_rss(m, f"daemon after the first ls -lR of {size} media files")
 
-    runs = min(bench.runs, 3)
     with bench.mount(lib, ID, keep=True) as m:
         label = "remount, ls -lR"
-        t = bench.compare(ID, label, [Peer("direct", ["ls", "-lR", lib]), Peer("mount", ["ls", "-lR", m.mount_point])],
-                          runs, warmup=0)
-        bench.ratio(ID, label, ("mount", t["mount"]), ("direct", t["direct"]), goal_max=3)
-    with bench.mount(lib, ID, keep=True) as m:
-        label = f"remount, ls -lR, against the mount's tree copied to {fstype} (empty files)"
-        copy_name = "copy of the mount's tree"
-        t = bench.compare(ID, label, [Peer(copy_name, ["ls", "-lR", replica]), Peer("mount", ["ls", "-lR", m.mount_point])],
-                          runs, warmup=0)
-        bench.ratio(ID, label, ("mount", t["mount"]), (copy_name, t[copy_name]))
+        copy_name = f"copy of the mount's tree on {fstype} (empty files)"
+        t = bench.compare(ID, label, [Peer("direct", ["ls", "-lR", lib]),
+                                      Peer(copy_name, ["ls", "-lR", replica]),
+                                      Peer("mount", ["ls", "-lR", m.mount_point])],
+                          min(bench.runs, 3), warmup=0)
+        bench.ratio(ID, label, ("mount", t["mount"]), (copy_name, t[copy_name]), goal_max=REMOUNT_GOAL)
+        bench.ratio(ID, label, ("mount", t["mount"]), ("direct", t["direct"]))
+        bench.retired(ID, f"mount/direct time, {label}", "<= 3",
+                      f"It compared the mount against a tree with {entries / source_entries:.0f} times fewer entries (the "
+                      "source has one entry per film, the mount a folder of a few dozen); the remount is now set "
+                      f"against the same tree as the mount's, copied to {fstype}, <= {REMOUNT_GOAL:g}x.")
         stats = m.stats()
         bench.note(ID, f"after the remount's listings: probes made / answered from the database: "
                        f"{stats.get('probes', '?')} / {stats.get('probes_from_database', '?')}")
