@@ -161,7 +161,8 @@ def record_meta(bench):
         commit += " (with uncommitted changes)"
     fs_type = output(["stat", "-f", "-c", "%T", bench.media], 30).strip()
     device = output(["df", "--output=source", bench.media], 30).split()[-1]
-    swift = first_line(["swift", "--version"], r"Swift version [0-9.]+") if shutil.which("swift") else "?"
+    swift_bin = shutil.which("swift") or ("/opt/swift/usr/bin/swift" if os.access("/opt/swift/usr/bin/swift", os.X_OK) else None)
+    swift = first_line([swift_bin, "--version"], r"Swift version [0-9.]+") if swift_bin else "?"
     for key, value in (
             ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
             ("mode", bench.mode), ("nproc", str(os.cpu_count())), ("cpu", cpu),

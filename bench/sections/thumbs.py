@@ -224,7 +224,11 @@ def load(bench):
                 raise BenchError(f"8 readers x 200 thumbnails took more than {bench.timeout:.0f} s")
         finally:
             os.killpg(lister.pid, 9)
-            lister.wait()
+            try:
+                lister.wait(30)
+            except subprocess.TimeoutExpired:  # stuck on the mount: free it
+                m.abort()
+                lister.wait(30)
         if failures:
             raise BenchError(f"{len(failures)} reader(s) of the thumbnail load failed: {failures[0]}")
         bench.peak_rss(m, "daemon peak RSS, 8 readers x 200 random thumbnails (240 names, 2 films) with ls -lR beside them",
