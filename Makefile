@@ -17,9 +17,9 @@ MOUNTPOINT ?= $(CURDIR)/mnt
 RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 
 # Debian 12 packages: C libraries to build against, fuse3 for fusermount3, the ffmpeg command and
-# the tools the tests and benchmarks drive.
+# the tools the tests and benchmarks drive (gcc compiles the bench's decode floor, bench/decode-floor.c).
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
-	libswscale-dev libpng-dev libjemalloc-dev ffmpeg ffmpegthumbnailer python3 rsync attr tar util-linux \
+	libswscale-dev libpng-dev libjemalloc-dev ffmpeg ffmpegthumbnailer python3 gcc rsync attr tar util-linux \
 	fonts-dejavu-core mkvtoolnix
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -78,7 +78,7 @@ test: deps
 	rm -f .build-mounts-left; echo "make test: all passed, no mount left behind"
 
 bench: build
-	MEDIAFS_BIN=$(RELEASE_BIN) bash bench/run.sh
+	MEDIAFS_BIN=$(RELEASE_BIN) python3 bench/bench.py
 
 clean:
 	$(SWIFT) package clean

@@ -1,406 +1,277 @@
 #!/usr/bin/env python3
-"""bench.py: timing and reporting helpers for bench/run.sh (standard library only).
+"""bench.py: the benchmark that `make bench` runs. It measures mediafs against the plain file
+system under it and against the commands people would otherwise run (ffmpeg, ffprobe,
+ffmpegthumbnailer), and against floors (decoding alone, the same tree without FUSE), and writes
+Docs/PERFORMANCE.md. Standard library only; bench/README.md describes the program.
 
-Every measurement is appended as one JSON line to a results file; `report` turns that file into
-the terminal table and Docs/PERFORMANCE.md. Records, by "kind":
+Usage:  python3 bench/bench.py                 (as root, for the cold-cache figures)
+        python3 bench/bench.py report RESULTS [--markdown FILE]
+                                               (the report again, from a kept results file)
 
-  meta     key/value about the run (date, machine, versions)
-  section  a section's id, title and introduction, in the order the sections ran
-  timing   wall-clock samples of one command (seconds); samples with the same section and label
-           are merged, so a figure may be measured in several calls (one fresh mount each)
-  ratio    median(numerator) / median(denominator) of two timings, with an optional goal
-  value    a single figure (for example a peak RSS)
-  note     a sentence under a section (a caveat, a skipped measurement, a sanity check)
-
-Subcommands (all take --results FILE):
-
-  section  --id ID --title TITLE [--intro TEXT]
-  note     --section ID TEXT
-  value    --section ID --label L --value V --unit U [--goal TEXT --met yes|no]
-  meta     KEY VALUE
-  time     --section ID --label L [--runs N] [--drop-caches] [--bytes N] -- COMMAND...
-  compare  --section ID --label L [--runs N] [--warmup N] [--drop-caches] [--bytes N]
-           --ref-name NAME --mnt-name NAME --ratio throughput|time [--goal-min X | --goal-max X]
-           [--mnt-prepare SHELL-COMMAND]
-           -- REFERENCE COMMAND... ::: MOUNT COMMAND...
-           Runs the two commands alternately (reference, then mount), so that drift in the
-           machine's state affects both alike; records two timings and their ratio.
-           --mnt-prepare runs (with bash -c, untimed) before every run of the mount command,
-           warm-ups included: a fresh mount for cold figures, say.
-  report   [--markdown FILE]
+Environment:
+  MEDIAFS_BIN        the mediafs binary to measure; without it, `swift build -c release` builds one
+  BENCH_SMALL=1      a quick smoke run on the small media set (written to .bench-media/PERFORMANCE-small.md)
+  BENCH_RUNS         runs per figure (default 7; 3 with BENCH_SMALL)
+  BENCH_PROBE_RUNS   fresh mounts timed for the first, probing listing (default 3; 1 with BENCH_SMALL)
+  BENCH_LIBRARY_SIZE media files in the library section (default 10000)
+  BENCH_MEDIA_DIR    where the media is made and kept between runs (default .bench-media)
+  BENCH_MOUNT_OPTS   passed to `mediafs mount -o`
+  BENCH_TIMEOUT      bound, in seconds, on any one command run against a mount (default 600)
+  BENCH_OUT          the report to write (default Docs/PERFORMANCE.md)
+  BENCH_SECTIONS     the sections to run, space-separated (default: all, in the order of
+                     sections.SECTIONS)
 """
 
-import argparse
-import json
+import datetime
 import os
-import statistics
+import platform
+import re
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
+import traceback
 
-TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+import floor
+import media
+import report
+import sections
+from measure import BenchError, Results, can_drop_caches, output, warn
+from mounts import MediafsMount, mounts_under
 
-# --------------------------------------------------------------------------------------------
-# Recording
-
-def append(results, record):
-    with open(results, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-
-def drop_caches():
-    """Empty the page cache, dentries and inodes (root only). Raises OSError when not allowed."""
-    os.sync()
-    with open("/proc/sys/vm/drop_caches", "w") as f:
-        f.write("3\n")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_timed(argv):
-    """Run argv with its output discarded; return wall seconds. Exit the helper on failure.
+class Bench(Results):
+    """What a section is given: the run's settings, the recording functions of `Results`
+    (section, note, value, timing, ratio, time, compare, retired) and mounting.
 
-    A command stuck on a hung mount cannot always be killed (state D), so on timeout the child is
-    signalled but not waited for: run.sh's cleanup aborts the FUSE connection, which frees it.
+    root        the repository          bin        the mediafs binary measured
+    mode        "full" or "small"       media      the media folder (made by scripts/make-media.sh)
+    runs        runs per figure         probe_runs fresh mounts for a first, probing listing
+    work        this run's folder, beside the media (same file system), removed at the end
+    can_drop    whether the page cache can be emptied (root)
+    timeout     bound on any one command
+    """
 
-    The wait blocks in waitpid (a watchdog thread enforces the bound): Popen.wait(timeout=...)
-    polls with sleeps of up to 50 ms, which rounded every time up to the next poll."""
-    with tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    def __init__(self, results_path, **settings):
+        super().__init__(results_path, settings["timeout"])
+        self.__dict__.update(settings)
+        self._floor = None
 
-        def expire():
-            proc.kill()
-            sys.stderr.write(f"bench.py: timed out after {TIMEOUT:.0f}s: {' '.join(argv)}\n")
-            sys.stderr.flush()
-            os._exit(1)
+    def mount(self, source, name, keep=False):
+        """A mount of `source` on WORK/mnt-NAME with its own state folder WORK/state-NAME (fresh
+        unless `keep`: then an earlier mount's cache folder is used again). Use it as
+        `with bench.mount(...) as m:`; it mounts on entering and always unmounts on leaving."""
+        m = MediafsMount(self.bin, source, os.path.join(self.work, f"mnt-{name}"),
+                         os.path.join(self.work, f"state-{name}"), options=self.mount_opts)
+        return _Mounting(m, keep)
 
-        watchdog = threading.Timer(TIMEOUT, expire)
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            rc = proc.wait()
-        finally:
-            watchdog.cancel()
-        elapsed = time.perf_counter() - start
-        if rc != 0:
-            err.seek(0)
-            lines = err.read().decode(errors="replace").splitlines()
-            shown = "\n  ".join(lines[:10]) + (f"\n  ... ({len(lines)} lines)" if len(lines) > 10 else "")
-            sys.exit(f"bench.py: exit status {rc}: {' '.join(argv)}\n  {shown}")
-    return elapsed
+    def decode_floor(self):
+        """The compiled bench/decode-floor.c (compiled on first use)."""
+        if self._floor is None:
+            self._floor = floor.compile_floor(self.work)
+        return self._floor
 
-
-def summary(samples):
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples), "n": len(samples)}
-
-
-def fmt_row(label, samples, nbytes=None):
-    s = summary(samples)
-    row = f"  {label:<40} median {s['median']:8.3f}s  min {s['min']:8.3f}s  max {s['max']:8.3f}s  ({s['n']} runs)"
-    if nbytes:
-        row += f"  {nbytes / s['median'] / 1e6:8.1f} MB/s"
-    return row
-
-
-def cmd_time(a, argv):
-    samples = []
-    for _ in range(a.runs):
-        if a.drop_caches:
-            drop_caches()
-        samples.append(run_timed(argv))
-    append(a.results, {"kind": "timing", "section": a.section, "label": a.label,
-                       "samples": samples, "bytes": a.bytes})
-    print(fmt_row(a.label, samples, a.bytes), flush=True)
+    def peak_rss(self, m, label, goal_mib=None):
+        """The daemon's peak resident set (VmHWM), as a row of the memory section."""
+        kib = m.peak_rss_kib()
+        if kib is None:
+            self.note("memory", f"{label}: peak RSS not readable (no /proc/{m.pid}/status)")
+            return None
+        mib = round(kib / 1024, 1)
+        if goal_mib is None:
+            self.value("memory", label, mib, "MiB")
+        else:
+            self.value("memory", label, mib, "MiB", goal=f"<= {goal_mib} MiB", met=mib <= goal_mib)
+        return mib
 
 
-def cmd_compare(a, argv):
-    if ":::" not in argv:
-        sys.exit("bench.py compare: expected REFERENCE ::: MOUNT commands")
-    cut = argv.index(":::")
-    ref, mnt = argv[:cut], argv[cut + 1:]
+class _Mounting:
+    def __init__(self, m, keep):
+        self.m, self.keep = m, keep
 
-    def prepare():
-        if a.mnt_prepare:
-            run_timed(["bash", "-c", a.mnt_prepare])
+    def __enter__(self):
+        return self.m.mount(fresh=not self.keep)
 
-    for _ in range(a.warmup):
-        run_timed(ref)
-        prepare()
-        run_timed(mnt)
-    ref_t, mnt_t = [], []
-    for _ in range(a.runs):
-        if a.drop_caches:
-            drop_caches()
-        ref_t.append(run_timed(ref))
-        prepare()
-        if a.drop_caches:
-            drop_caches()
-        mnt_t.append(run_timed(mnt))
-    ref_label, mnt_label = f"{a.ref_name}, {a.label}", f"{a.mnt_name}, {a.label}"
-    for label, samples in ((ref_label, ref_t), (mnt_label, mnt_t)):
-        append(a.results, {"kind": "timing", "section": a.section, "label": label,
-                           "samples": samples, "bytes": a.bytes})
-        print(fmt_row(label, samples, a.bytes), flush=True)
-
-    ref_m, mnt_m = statistics.median(ref_t), statistics.median(mnt_t)
-    if a.ratio == "throughput":  # mount throughput / reference throughput: higher is better
-        value, what = ref_m / mnt_m, f"{a.mnt_name}/{a.ref_name} throughput, {a.label}"
-    else:                        # mount time / reference time: lower is better
-        value, what = mnt_m / ref_m, f"{a.mnt_name}/{a.ref_name} time, {a.label}"
-    record = {"kind": "ratio", "section": a.section, "label": what, "value": value}
-    if a.goal_min is not None:
-        record.update(goal=f">= {a.goal_min:g}", met=value >= a.goal_min)
-    elif a.goal_max is not None:
-        record.update(goal=f"<= {a.goal_max:g}", met=value <= a.goal_max)
-    append(a.results, record)
-    print("  " + ratio_text(record), flush=True)
+    def __exit__(self, *exc):
+        self.m.unmount()
+        return False
 
 
-def ratio_text(r):
-    text = f"{r['label']}: {r['value']:.2f}x"
-    if "goal" in r:
-        text += f"  (goal {r['goal']}: {'met' if r['met'] else 'NOT met'})"
-    return text
+# ---------------------------------------------------------------------------------------------
+
+def die(text):
+    warn(text)
+    sys.exit(1)
 
 
-# --------------------------------------------------------------------------------------------
-# Reporting
-
-def load(results):
-    meta, sections, order, declared = {}, {}, [], []
-
-    def sec(sid):
-        if sid not in sections:
-            sections[sid] = {"title": sid, "intro": "", "items": [], "timings": {}}
-            order.append(sid)
-        return sections[sid]
-
-    with open(results, encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            kind = r["kind"]
-            if kind == "meta":
-                meta[r["key"]] = r["value"]
-            elif kind == "section":
-                s = sec(r["id"])
-                s["title"], s["intro"] = r["title"], r.get("intro", "")
-                declared.append(r["id"])
-            elif kind == "timing":
-                s = sec(r["section"])
-                if r["label"] in s["timings"]:  # merge a figure measured in several calls
-                    s["timings"][r["label"]]["samples"] += r["samples"]
-                else:
-                    t = dict(r)
-                    s["timings"][r["label"]] = t
-                    s["items"].append(("timing", t))
-            else:
-                sec(r["section"])["items"].append((kind, r))
-    # Sections in the order they were declared (a section may collect rows before its header, as
-    # the memory section does), then any that never were.
-    order = declared + [sid for sid in order if sid not in declared]
-    return meta, [(sid, sections[sid]) for sid in order]
+def env_int(name, default):
+    value = os.environ.get(name, "")
+    return int(value) if value.strip() else default
 
 
-def goals(sections):
-    for _, s in sections:
-        for kind, r in s["items"]:
-            if "goal" in r:
-                yield s["title"], r
+def binary():
+    path = os.environ.get("MEDIAFS_BIN", "")
+    if not path:
+        # The toolchain may be installed outside PATH (as in /opt/swift on the project's machine).
+        if shutil.which("swift") is None and os.access("/opt/swift/usr/bin/swift", os.X_OK):
+            os.environ["PATH"] = "/opt/swift/usr/bin:" + os.environ["PATH"]
+        if shutil.which("swift") is None:
+            die("swift not found: install the toolchain or set MEDIAFS_BIN")
+        print("building mediafs (swift build -c release) ...", flush=True)
+        if subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=False).returncode != 0:
+            die("the release build failed")
+        path = os.path.join(output(["swift", "build", "-c", "release", "--show-bin-path"], 120, cwd=ROOT).strip(), "mediafs")
+    if not os.access(path, os.X_OK):
+        die(f"no mediafs binary at {path}")
+    return os.path.abspath(path)
 
 
-def fmt_value(r):
-    return f"{r['value']:.1f} {r['unit']}" if isinstance(r["value"], float) else f"{r['value']} {r['unit']}"
+def first_line(argv, pattern=None):
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+        text = out.stdout + out.stderr
+    except OSError:
+        return "?"
+    if pattern:
+        found = re.search(pattern, text)
+        return found.group(0) if found else "?"
+    return text.splitlines()[0] if text else "?"
 
 
-def text_report(meta, sections):
-    out = [f"mediafs benchmark, {meta.get('date', '?')}, {meta.get('mode', '?')} media"]
-    for sid, s in sections:
-        out += ["", f"== {s['title']}"]
-        for kind, r in s["items"]:
-            if kind == "timing":
-                out.append(fmt_row(r["label"], r["samples"], r.get("bytes")))
-            elif kind == "ratio":
-                out.append("  " + ratio_text(r))
-            elif kind == "value":
-                goal = f"  (goal {r['goal']}: {'met' if r['met'] else 'NOT met'})" if "goal" in r else ""
-                out.append(f"  {r['label']:<40} {fmt_value(r)}{goal}")
-            elif kind == "note":
-                out.append(f"  note: {r['text']}")
-    met = list(goals(sections))
-    if met:
-        out += ["", "== Goals"]
-        for title, r in met:
-            out.append(f"  {'met    ' if r['met'] else 'NOT MET'}  {title}: {ratio_text(r) if r['kind'] == 'ratio' else r['label']}")
-    return "\n".join(out)
+def record_meta(bench):
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        cpu = next((line.split(": ", 1)[1].strip() for line in f if line.startswith("model name")), "unknown CPU")
+    with open("/proc/meminfo", encoding="utf-8") as f:
+        kib = next(int(line.split()[1]) for line in f if line.startswith("MemTotal:"))
+    os_name = "Linux"
+    try:
+        with open("/etc/os-release", encoding="utf-8") as f:
+            os_name = next((line.split("=", 1)[1].strip().strip('"') for line in f if line.startswith("PRETTY_NAME=")), os_name)
+    except OSError:
+        pass
+    commit = first_line(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]) or "no commit"
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "Sources", "Package.swift"],
+                           capture_output=True, text=True, check=False).stdout.strip()
+    if dirty:
+        commit += " (with uncommitted changes)"
+    fs_type = output(["stat", "-f", "-c", "%T", bench.media], 30).strip()
+    device = output(["df", "--output=source", bench.media], 30).split()[-1]
+    swift_bin = shutil.which("swift") or ("/opt/swift/usr/bin/swift" if os.access("/opt/swift/usr/bin/swift", os.X_OK) else None)
+    swift = first_line([swift_bin, "--version"], r"Swift version [0-9.]+") if swift_bin else "?"
+    for key, value in (
+            ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+            ("mode", bench.mode), ("nproc", str(os.cpu_count())), ("cpu", cpu),
+            ("memory", f"{kib / 1048576:.1f} GB"), ("kernel", platform.release()), ("os", os_name),
+            ("storage", f"{fs_type} ({device})"),
+            ("ffmpeg", first_line(["ffmpeg", "-version"]).split()[2]),
+            ("libfuse", first_line(["fusermount3", "--version"]).split()[-1]),
+            ("swift", swift), ("mediafs", f"commit {commit}, {bench.bin}"), ("page_cache", bench.page_cache)):
+        bench.meta(key, value)
 
 
-def md_timing_table(timings):
-    rows = ["| What | Median | Min | Max | Runs | Throughput (median) |",
-            "|---|---:|---:|---:|---:|---:|"]
-    for r in timings:
-        s = summary(r["samples"])
-        tp = f"{r['bytes'] / s['median'] / 1e6:.1f} MB/s" if r.get("bytes") else "—"
-        rows.append(f"| {r['label']} | {s['median']:.3f} s | {s['min']:.3f} s | {s['max']:.3f} s | {s['n']} | {tp} |")
-    return rows
+def main(argv):
+    if argv[:1] == ["report"]:
+        if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
+            die("usage: bench.py report RESULTS [--markdown FILE]")
+        report.write(argv[1], argv[3] if len(argv) == 4 else None)
+        return 0
+    if argv:
+        die(f"unknown arguments {' '.join(argv)} (settings are environment variables; see bench/README.md)")
+
+    os.environ["LC_ALL"] = "C"  # the same sorting and number formats on every machine
+    small = os.environ.get("BENCH_SMALL", "0") not in ("", "0")
+    mode = "small" if small else "full"
+    media_cache = os.path.abspath(os.environ.get("BENCH_MEDIA_DIR") or os.path.join(ROOT, ".bench-media"))
+    out = os.environ.get("BENCH_OUT") or (os.path.join(media_cache, "PERFORMANCE-small.md") if small
+                                          else os.path.join(ROOT, "Docs", "PERFORMANCE.md"))
+    chosen = os.environ.get("BENCH_SECTIONS", "").split() or list(sections.SECTIONS)
+    unknown = [name for name in chosen if name not in sections.SECTIONS]
+    if unknown:
+        die(f"unknown section(s) {' '.join(unknown)}; there are: {' '.join(sections.SECTIONS)}")
+
+    for tool in ("ffmpeg", "ffprobe", "fusermount3", "cp", "ls"):
+        if shutil.which(tool) is None:
+            die(f"{tool} not found (apt-get install ffmpeg fuse3 coreutils)")
+    if not os.path.exists("/dev/fuse"):
+        die("/dev/fuse is missing: FUSE is not available here")
+
+    bin_path = binary()
+    os.makedirs(media_cache, exist_ok=True)
+    print(f"media: {media_cache}/{mode} ({mode}; made once by scripts/make-media.sh, then reused) ...", flush=True)
+    media_folder = media.make(ROOT, media_cache, mode)
+
+    # The work folder sits beside the media, on the same file system, so that the libraries can
+    # be made of hard links.
+    work = tempfile.mkdtemp(prefix="run.", dir=media_cache)
+    results_path = os.path.join(work, "results.jsonl")
+    can_drop = can_drop_caches()
+    page_cache = ("emptied before every cold run (echo 3 > /proc/sys/vm/drop_caches)" if can_drop else
+                  "could not be emptied (writing /proc/sys/vm/drop_caches was refused: not root?); cold figures skipped")
+    if not can_drop:
+        print(f"note: {page_cache}", flush=True)
+    bench = Bench(results_path, root=ROOT, bin=bin_path, mode=mode, small=small, media=media_folder, work=work,
+                  runs=env_int("BENCH_RUNS", 3 if small else 7), probe_runs=env_int("BENCH_PROBE_RUNS", 1 if small else 3),
+                  library_size=env_int("BENCH_LIBRARY_SIZE", 10000), mount_opts=os.environ.get("BENCH_MOUNT_OPTS", ""),
+                  timeout=float(os.environ.get("BENCH_TIMEOUT") or 600), can_drop=can_drop, page_cache=page_cache)
+
+    failed = []
+    try:
+        record_meta(bench)
+        print(f"mediafs: {bin_path}\nruns per figure: {bench.runs}; work folder: {work}", flush=True)
+        for name in chosen:
+            try:
+                sections.SECTIONS[name](bench)
+            except BenchError as e:
+                failed.append(name)
+                warn(f"section {name} failed: {e}")
+                bench.note(name, f"this section failed and its figures are incomplete: {str(e).splitlines()[0]}")
+            except Exception:  # a bug in a section: the others still run
+                failed.append(name)
+                warn(f"section {name} failed:\n{traceback.format_exc()}")
+                bench.note(name, "this section failed (a bench error; see the terminal output) and its figures are incomplete")
+            finally:
+                for m in list(MediafsMount.LIVE):  # a section that failed half-way
+                    m.unmount()
+        # The memory section collects the rows the other sections recorded; give it a title and
+        # place it last.
+        bench.section("memory", "Memory: the daemon's peak resident set",
+                      "VmHWM from /proc/PID/status of the mediafs daemon (pid from --pid-file), read just before each "
+                      "section unmounts, and under the thumbnail load of the tests.")
+        print(flush=True)
+        kept = os.path.join(media_cache, f"results-{mode}.jsonl")
+        shutil.copyfile(results_path, kept)
+        if failed:
+            out = os.path.join(media_cache, f"PERFORMANCE-{mode}-failed.md")
+            warn(f"sections failed: {' '.join(failed)}; the report goes to {out}, not to the documentation")
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        report.write(results_path, out)
+        print(f"results kept in {kept}", flush=True)
+    finally:
+        for m in list(MediafsMount.LIVE):
+            m.unmount()
+        left = mounts_under(work)
+        if left:
+            warn(f"something is still mounted under {work} ({left[0].mount_point}); leaving it in place")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
 
 
-def markdown_report(meta, sections):
-    m = meta.get
-    out = [
-        "# Performance",
-        "",
-        "Figures measured by `make bench` (`bench/run.sh`), which writes this file. Every figure is",
-        "wall-clock time over several runs: median, min and max. Ratios are of medians.",
-        "",
-        "## The run",
-        "",
-        "| | |",
-        "|---|---|",
-        f"| Date | {m('date', '?')} |",
-        f"| Machine | {m('nproc', '?')} cores, {m('cpu', '?')}, {m('memory', '?')} RAM |",
-        f"| System | {m('os', '?')}, kernel {m('kernel', '?')} |",
-        f"| Storage | media on {m('storage', '?')} |",
-        f"| Versions | FFmpeg {m('ffmpeg', '?')}, libfuse {m('libfuse', '?')}, {m('swift', 'Swift ?')} |",
-        f"| mediafs | {m('mediafs', '?')} |",
-        f"| Media | {m('mode', '?')} fixture set from `scripts/make-media.sh` |",
-        f"| Page cache | {m('page_cache', '?')} |",
-        "",
-    ]
-    met = list(goals(sections))
-    if met:
-        out += ["## Goals", "", "| Section | Figure | Measured | Goal | Met |", "|---|---|---:|---|---|"]
-        for title, r in met:
-            measured = f"{r['value']:.2f}x" if r["kind"] == "ratio" else fmt_value(r)
-            out.append(f"| {title} | {r['label']} | {measured} | {r['goal']} | {'yes' if r['met'] else '**no**'} |")
-        out.append("")
-
-    for sid, s in sections:
-        out += [f"## {s['title']}", ""]
-        if s["intro"]:
-            out += [s["intro"], ""]
-        timings = [r for kind, r in s["items"] if kind == "timing"]
-        if timings:
-            out += md_timing_table(timings) + [""]
-        others = [(kind, r) for kind, r in s["items"] if kind in ("ratio", "value")]
-        if others:
-            out += ["| Figure | Value | Goal | Met |", "|---|---:|---|---|"]
-            for kind, r in others:
-                value = f"{r['value']:.2f}x" if kind == "ratio" else fmt_value(r)
-                goal, ok = r.get("goal", "—"), ("yes" if r["met"] else "**no**") if "goal" in r else "—"
-                out.append(f"| {r['label']} | {value} | {goal} | {ok} |")
-            out.append("")
-        notes = [r["text"] for kind, r in s["items"] if kind == "note"]
-        out += [f"- {n}" for n in notes] + ([""] if notes else [])
-
-    out += [
-        "## How to reproduce",
-        "",
-        "```sh",
-        "make bench                 # release build, full media (made once, then reused), this file",
-        "BENCH_SMALL=1 bench/run.sh # a quick smoke run on the small media; writes .bench-media/PERFORMANCE-small.md",
-        "```",
-        "",
-        "Needs root for cold-cache figures (`/proc/sys/vm/drop_caches`), `/dev/fuse`, fuse3, ffmpeg and",
-        "python3. The full media set is made by `scripts/make-media.sh` into `.bench-media/full` the",
-        "first time (a few minutes) and reused afterwards. Knobs: `MEDIAFS_BIN` (a built binary),",
-        "`BENCH_RUNS` (runs per figure), `BENCH_PROBE_RUNS` (fresh mounts for the first listing),",
-        "`BENCH_MOUNT_OPTS` (passed as `-o`), `BENCH_OUT` (where to write this file).",
-        "",
-        "Each capability has its own section, measured by one `section_<name>` function in",
-        "`bench/run.sh` and listed in its `SECTIONS`; a new capability adds a function and a name there.",
-        "",
-    ]
-    return "\n".join(out)
-
-
-def cmd_report(a):
-    meta, sections = load(a.results)
-    print(text_report(meta, sections))
-    if a.markdown:
-        with open(a.markdown, "w", encoding="utf-8") as f:
-            f.write(markdown_report(meta, sections))
-        print(f"\nwrote {a.markdown}")
-
-
-# --------------------------------------------------------------------------------------------
-
-def main():
-    args = sys.argv[1:]
-    command_argv = []
-    if "--" in args:  # everything after -- is the measured command(s), untouched by argparse
-        cut = args.index("--")
-        args, command_argv = args[:cut], args[cut + 1:]
-
-    p = argparse.ArgumentParser(prog="bench.py")
-    p.add_argument("--results", required=True)
-    sub = p.add_subparsers(dest="cmd", required=True)
-
-    q = sub.add_parser("section")
-    q.add_argument("--id", required=True)
-    q.add_argument("--title", required=True)
-    q.add_argument("--intro", default="")
-
-    q = sub.add_parser("note")
-    q.add_argument("--section", required=True)
-    q.add_argument("text")
-
-    q = sub.add_parser("value")
-    q.add_argument("--section", required=True)
-    q.add_argument("--label", required=True)
-    q.add_argument("--value", required=True)
-    q.add_argument("--unit", required=True)
-    q.add_argument("--goal")
-    q.add_argument("--met", choices=["yes", "no"])
-
-    q = sub.add_parser("meta")
-    q.add_argument("key")
-    q.add_argument("value")
-
-    for name in ("time", "compare"):
-        q = sub.add_parser(name)
-        q.add_argument("--section", required=True)
-        q.add_argument("--label", required=True)
-        q.add_argument("--runs", type=int, default=7)
-        q.add_argument("--drop-caches", action="store_true")
-        q.add_argument("--bytes", type=int)
-        if name == "compare":
-            q.add_argument("--warmup", type=int, default=1)
-            q.add_argument("--ref-name", required=True)
-            q.add_argument("--mnt-name", required=True)
-            q.add_argument("--ratio", choices=["throughput", "time"], required=True)
-            q.add_argument("--goal-min", type=float)
-            q.add_argument("--goal-max", type=float)
-            q.add_argument("--mnt-prepare")
-
-    q = sub.add_parser("report")
-    q.add_argument("--markdown")
-
-    a = p.parse_args(args)
-    if a.cmd == "section":
-        append(a.results, {"kind": "section", "id": a.id, "title": a.title, "intro": a.intro})
-    elif a.cmd == "note":
-        append(a.results, {"kind": "note", "section": a.section, "text": a.text})
-    elif a.cmd == "value":
-        try:
-            value = float(a.value)
-        except ValueError:
-            value = a.value
-        record = {"kind": "value", "section": a.section, "label": a.label, "value": value, "unit": a.unit}
-        if a.goal:
-            record.update(goal=a.goal, met=a.met == "yes")
-        append(a.results, record)
-        print(f"  {a.label:<40} {fmt_value(record)}", flush=True)
-    elif a.cmd == "meta":
-        append(a.results, {"kind": "meta", "key": a.key, "value": a.value})
-    elif a.cmd == "time":
-        cmd_time(a, command_argv)
-    elif a.cmd == "compare":
-        cmd_compare(a, command_argv)
-    elif a.cmd == "report":
-        cmd_report(a)
+def _terminate(signum, _frame):
+    raise SystemExit(128 + signum)  # unwinds through every `finally`: mounts are unmounted
 
 
 if __name__ == "__main__":
-    main()
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as e:
+        die(str(e))
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -3,7 +3,8 @@
 # install.sh with real mounts of BINARY. `make test` and CI run it as root; without root or
 # /dev/fuse it skips. It installs /sbin/mount.fuse.mediafs for its duration only, bounds every
 # mount and command with `timeout`, and leaves no mount, daemon or file behind, whatever fails.
-# Exit status 0 when every check passed; each failed check prints a FAIL line.
+# Exit status 0 when every check passed; each failed check prints a FAIL line. Its harness (mount
+# table, waits, checks of a mount, teardown) is bench/mounts.py, the helpers the bench uses.
 set -uo pipefail
 
 if [[ $# -ne 1 || ! -x $1 ]]; then
@@ -12,6 +13,7 @@ if [[ $# -ne 1 || ! -x $1 ]]; then
 fi
 bin=$(realpath "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mounts=$(cd "$here/.." && pwd)/bench/mounts.py
 started=$SECONDS
 failures=0
 helper=/sbin/mount.fuse.mediafs
@@ -24,7 +26,7 @@ if [[ ! -c /dev/fuse ]]; then
   echo "mount-scripts/test.sh: skipped: no /dev/fuse"
   exit 0
 fi
-for tool in mount umount fusermount3 ffmpeg timeout flock setpriv; do
+for tool in mount umount fusermount3 ffmpeg timeout flock setpriv python3; do
   command -v "$tool" >/dev/null || { echo "mount-scripts/test.sh: FAIL: '$tool' is not installed"; exit 1; }
 done
 
@@ -56,82 +58,31 @@ pass_since() {
 
 section() { echo "== [$((SECONDS - started)) s] $*"; }
 
-# /proc/self/mountinfo fields are octal-escaped (\040 for a space).
-unescape() { printf '%b' "${1//\\/\\0}"; }
+# The harness: the mount table, waiting for mounts and processes, the daemons serving under
+# $work, the checks of a mount and the teardown are bench/mounts.py's, the helpers the bench
+# mounts with (`python3 bench/mounts.py` lists them). What this script tests is shell and stays
+# shell: mount(8) with the helper, fstab lines, the systemd units' command lines, install.sh.
 
-# Lines "MOUNTPOINT<TAB>FSTYPE<TAB>SOURCE<TAB>MOUNT-OPTIONS<TAB>SUPER-OPTIONS" for every mount.
-mount_table() {
-  local line fields i
-  while IFS= read -r line; do
-    read -ra fields <<< "$line"
-    for ((i = 6; i < ${#fields[@]}; i++)); do
-      if [[ ${fields[i]} == - ]]; then
-        printf '%s\t%s\t%s\t%s\t%s\n' "$(unescape "${fields[4]}")" "${fields[i+1]}" \
-          "$(unescape "${fields[i+2]}")" "${fields[5]}" "${fields[i+3]}"
-        break
-      fi
-    done
-  done < /proc/self/mountinfo
-}
+# The mount-table line "MOUNTPOINT<TAB>FSTYPE<TAB>SOURCE<TAB>MOUNT-OPTIONS<TAB>SUPER-OPTIONS" of
+# MOUNTPOINT (the top one if it is stacked); status 1 when not mounted.
+mount_entry() { python3 "$mounts" entry "$1"; }
 
-# The mount-table line of MOUNTPOINT (the last one if it is stacked); status 1 when not mounted.
-mount_entry() { mount_table | awk -F'\t' -v mp="$1" '$1 == mp { line = $0; found = 1 } END { if (found) print line; exit !found }'; }
-
-mount_count() { mount_table | awk -F'\t' -v mp="$1" '$1 == mp { n++ } END { print n + 0 }'; }
+mount_count() { python3 "$mounts" count "$1"; }
 
 # Waits up to $2 seconds for MOUNTPOINT $1 to be unmounted.
-wait_unmounted() {
-  local deadline=$((SECONDS + $2))
-  while mount_entry "$1" >/dev/null && ((SECONDS <= deadline)); do sleep 0.05; done
-  ! mount_entry "$1" >/dev/null
-}
+wait_unmounted() { python3 "$mounts" wait-unmounted "$1" "$2"; }
 
 # Process ids of mediafs daemons (`mediafs mount --foreground … MOUNTPOINT`) serving under $work.
-daemon_pids() {
-  local dir args
-  for dir in /proc/[0-9]*; do
-    mapfile -d '' -t args 2>/dev/null < "$dir/cmdline" || continue
-    ((${#args[@]} > 3)) || continue
-    [[ ${args[0]##*/} == mediafs && ${args[1]} == mount && ${args[2]} == --foreground ]] || continue
-    [[ ${args[-1]} == "$work"/* ]] && echo "${dir#/proc/}"
-  done
-}
+daemon_pids() { python3 "$mounts" daemons "$work"; }
 
-# Whether process $1 runs. A zombie does not: the daemons of background mounts are reparented to
-# PID 1, which may take a while to reap them (about 1.5 s in the project's containers).
-running() {
-  local stat
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-  stat=${stat##*) }
-  [[ ${stat:0:1} != Z ]]
-}
+# Waits up to $2 seconds for process $1 to end. A zombie has ended: the daemons of background
+# mounts are reparented to PID 1, which may take a while to reap them.
+wait_exit() { python3 "$mounts" wait-exit "$1" "${2:-10}"; }
 
-# Waits up to $2 seconds for process $1 to end.
-wait_exit() {
-  local deadline=$((SECONDS + ${2:-10}))
-  while running "$1" && ((SECONDS <= deadline)); do sleep 0.05; done
-  ! running "$1"
-}
-
-# Unmounts whatever is mounted under $work and ends the daemons serving there. Status 0 when it
-# found something to remove (a test left it behind), 1 when there was nothing.
-teardown() {
-  local mp pid found=1
-  while IFS=$'\t' read -r mp _; do
-    [[ $mp == "$work"/* ]] || continue
-    found=0
-    echo "teardown: unmounting $mp"
-    timeout -k 2 10 fusermount3 -u "$mp" 2>/dev/null || timeout -k 2 10 fusermount3 -uz "$mp" \
-      || timeout -k 2 10 umount -l "$mp"
-  done < <(mount_table | tac)
-  for pid in $(daemon_pids); do
-    found=0
-    echo "teardown: ending daemon $pid"
-    kill -TERM "$pid" 2>/dev/null && kill -CONT "$pid" 2>/dev/null
-    wait_exit "$pid" 3 || kill -KILL "$pid" 2>/dev/null
-  done
-  return "$found"
-}
+# Unmounts whatever is mounted under $work and ends the daemons serving there (aborting a FUSE
+# connection that does not let go). Status 0 when it found something to remove (a test left it
+# behind), 1 when there was nothing.
+teardown() { python3 "$mounts" teardown "$work"; }
 
 # Runs one test function, then removes (and fails on) anything it left mounted or running.
 run_test() {
@@ -152,7 +103,7 @@ cleanup() {
   elif $helper_installed; then
     rm -f "$helper"
   fi
-  if mount_table | cut -f1 | grep -q "^$work/"; then
+  if python3 "$mounts" under "$work" >/dev/null; then
     echo "cleanup: FAIL: a mount under $work is still there; $work kept"
     status=1
   else
@@ -184,40 +135,21 @@ install -m 755 "$here/mount.mediafs" "$helper"
 # mount(8) passes its environment to the helper: this makes it use the binary under test.
 export MEDIAFS_BIN=$bin
 
-# Checks that MOUNTPOINT is a mediafs mount of $src that reads like the source.
+# Checks that MOUNTPOINT is a mediafs mount of $src that reads like the source: its type and
+# source in the mount table; ls, cmp of the files and info.json through it.
 check_mount() {
-  local mp=$1 entry fstype source
-  entry=$(mount_entry "$mp") || { fail "$mp is not mounted"; return 1; }
-  IFS=$'\t' read -r _ fstype source _ _ <<< "$entry"
-  [[ $fstype == fuse.mediafs ]] || { fail "$mp has type '$fstype', not fuse.mediafs"; return 1; }
-  [[ $source == "$src" ]] || { fail "$mp shows source '$source', not '$src'"; return 1; }
-  local listing
-  listing=$(timeout -k 2 10 ls "$mp") || { fail "ls $mp failed"; return 1; }
-  for name in clip.mp4 notes.txt "Sub Folder"; do
-    grep -qxF "$name" <<< "$listing" || { fail "ls $mp does not list '$name' (got: ${listing//$'\n'/, })"; return 1; }
-  done
-  [[ -d $mp/clip.mp4 ]] || { fail "$mp/clip.mp4 is not a folder"; return 1; }
-  timeout -k 2 10 cmp "$src/notes.txt" "$mp/notes.txt" || { fail "notes.txt differs through $mp"; return 1; }
-  timeout -k 2 10 cmp "$src/clip.mp4" "$mp/clip.mp4/clip.mp4" || { fail "clip.mp4 differs through $mp"; return 1; }
-  timeout -k 2 10 cmp "$src/Sub Folder/tone clip.mkv" "$mp/Sub Folder/tone clip.mkv/tone clip.mkv" \
-    || { fail "tone clip.mkv differs through $mp"; return 1; }
-  timeout -k 2 10 cat "$mp/clip.mp4/info.json" | grep -q '"' || { fail "cat $mp/clip.mp4/info.json gave no JSON"; return 1; }
+  local mp=$1 why
+  why=$(python3 "$mounts" check-mount "$mp" "$src" 2>&1) || { fail "${why:-check-mount $mp failed}"; return 1; }
   pass "$mp: fuse.mediafs of $src; ls, cat and cmp through it"
 }
 
 # Sets daemon_pid to the one daemon serving MOUNTPOINT; fails unless it runs the binary under test.
 daemon_pid=
 daemon_of() {
-  local pid found=() args
+  local out
   daemon_pid=
-  for pid in $(daemon_pids); do
-    mapfile -d '' -t args < "/proc/$pid/cmdline"
-    [[ ${args[-1]} == "$1" ]] && found+=("$pid")
-  done
-  [[ ${#found[@]} == 1 ]] || { fail "expected one daemon for $1, found ${#found[@]}"; return 1; }
-  [[ $(readlink "/proc/${found[0]}/exe") == "$bin" ]] \
-    || { fail "the daemon for $1 runs $(readlink "/proc/${found[0]}/exe"), not $bin"; return 1; }
-  daemon_pid=${found[0]}
+  out=$(python3 "$mounts" daemon-of "$1" "$work" "$bin" 2>&1) || { fail "$out"; return 1; }
+  daemon_pid=$out
 }
 
 # Unmounts MOUNTPOINT with umount(8) and checks that its daemon PID ends.
@@ -319,8 +251,8 @@ test_setuid() {
   else
     # /dev/fuse is closed to nobody (as in many containers): run the case in a private mount
     # namespace whose /dev/fuse is a node open to all; its mounts are seen only in there.
-    work=$work src=$src unshare --mount --propagation private -- bash -c "
-      $(declare -f unescape mount_table mount_entry daemon_pids running wait_exit setuid_nobody)
+    work=$work src=$src mounts=$mounts unshare --mount --propagation private -- bash -c "
+      $(declare -f mount_entry daemon_pids wait_exit setuid_nobody)
       mknod -m 666 \"\$work/fuse\" c 10 229 && mount --bind \"\$work/fuse\" /dev/fuse || exit 3
       setuid_nobody"
     status=$?
@@ -496,11 +428,7 @@ test_unit_run() {
   echo "  ExecStart: ${command[*]}"
   timeout -k 2 25 "${command[@]}" < /dev/null > "$work/service.log" 2>&1 &
   service_pid=$!
-  local deadline=$((SECONDS + 15))
-  until mount_entry "$instance_path" >/dev/null || ! running "$service_pid" || ((SECONDS > deadline)); do
-    sleep 0.05
-  done
-  if ! mount_entry "$instance_path" >/dev/null; then
+  if ! python3 "$mounts" wait-mounted "$instance_path" 15 "$service_pid"; then
     fail "ExecStart= did not mount $instance_path: $(tail -3 "$work/service.log")"; return 1
   fi
   check_mount "$instance_path" || return 1

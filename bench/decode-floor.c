@@ -1,0 +1,236 @@
+/*
+ * decode-floor.c: the decoding floor under a frame-accurate thumbnail (at-T.png), for the bench.
+ *
+ * For each TIME it opens FILE, seeks to the keyframe at or before the time and decodes until
+ * the frame a player shows at that time is known, as the daemon's DecodeSession does for `at-`
+ * (Sources/MediaKit/Thumbnails/DecodeSession*.swift, Docs/ARCHITECTURE.md "How a thumbnail is
+ * made"), with the same settings:
+ *   - the first video stream (not cover art); every other stream discarded in the demuxer;
+ *   - libavcodec's software decoder with frame threading, one thread per processor, at most 4
+ *     (VideoDecoder.maxThreads), pkt_timebase set;
+ *   - av_seek_frame(AVSEEK_FLAG_BACKWARD) (without the flag if that fails), then
+ *     avcodec_flush_buffers; frames before the first keyframe dropped; a seek whose first
+ *     keyframe is later than the time retried 1, 4 and 16 s earlier;
+ *   - packets presented more than 1 s before the time decoded with AVDISCARD_NONREF (the
+ *     disposable B-frames on the way cannot be the answer);
+ *   - decoding stops at the first frame presented after the time: the answer is the frame
+ *     before it (the last at or before the time), or the last frame at the end of the stream.
+ * Nothing else: no scaling, no colour conversion, no PNG, no FUSE, no process start.
+ *
+ * The timed part of each TIME is the seek and the decoding; opening the file and the decoder
+ * (avformat_open_input, avformat_find_stream_info, avcodec_open2) is timed apart: the daemon
+ * keeps a file and its decoder open between requests (its decode session).
+ *
+ * Usage: decode-floor FILE TIME...   (TIME in seconds from the stream's first frame)
+ * Prints one line per TIME, tab-separated:
+ *   TIME  SEEK+DECODE-SECONDS  OPEN-SECONDS  FRAMES-DECODED  ANSWER-TIME
+ * where ANSWER-TIME is the answer frame's time in seconds from the first frame.
+ * Exit status 1 (with a message on stderr) when a time cannot be answered.
+ *
+ * Build: gcc -O2 -o decode-floor decode-floor.c $(pkg-config --cflags --libs libavformat libavcodec libavutil) -lm
+ */
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void fail(const char *what, int code) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = "";
+    if (code < 0) av_strerror(code, text, sizeof text);
+    fprintf(stderr, "decode-floor: %s%s%s\n", what, code < 0 ? ": " : "", text);
+    exit(1);
+}
+
+/* One open file and decoder, and the decoding state since the last seek. */
+struct session {
+    AVFormatContext *input;
+    AVStream *stream;
+    AVCodecContext *decoder;
+    AVPacket *packet;
+    int64_t start_pts, one_second, frame_duration, skip_before, last_pts;
+    int input_ended, drained, awaiting_keyframe, frames_decoded;
+};
+
+static void open_session(struct session *s, const char *path) {
+    int err;
+    s->input = NULL;
+    if ((err = avformat_open_input(&s->input, path, NULL, NULL)) < 0) fail("avformat_open_input", err);
+    if ((err = avformat_find_stream_info(s->input, NULL)) < 0) fail("avformat_find_stream_info", err);
+    s->stream = NULL;
+    for (unsigned i = 0; i < s->input->nb_streams; i++) {
+        AVStream *st = s->input->streams[i];
+        if (!s->stream && st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && !(st->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            s->stream = st;
+        else
+            st->discard = AVDISCARD_ALL;
+    }
+    if (!s->stream) fail("no video stream", 0);
+    const AVCodec *codec = avcodec_find_decoder(s->stream->codecpar->codec_id);
+    if (!codec) fail("no decoder for the video codec", 0);
+    s->decoder = avcodec_alloc_context3(codec);
+    if (!s->decoder) fail("avcodec_alloc_context3", AVERROR(ENOMEM));
+    if ((err = avcodec_parameters_to_context(s->decoder, s->stream->codecpar)) < 0) fail("avcodec_parameters_to_context", err);
+    s->decoder->pkt_timebase = s->stream->time_base;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    s->decoder->thread_type = FF_THREAD_FRAME;
+    s->decoder->thread_count = (int)(cpus < 1 ? 1 : cpus > 4 ? 4 : cpus);
+    if ((err = avcodec_open2(s->decoder, codec, NULL)) < 0) fail("avcodec_open2", err);
+    s->packet = av_packet_alloc();
+    if (!s->packet) fail("av_packet_alloc", AVERROR(ENOMEM));
+
+    AVRational tb = s->stream->time_base;
+    int64_t format_start = s->input->start_time == AV_NOPTS_VALUE ? 0 : s->input->start_time;
+    s->start_pts = s->stream->start_time != AV_NOPTS_VALUE ? s->stream->start_time
+                                                           : av_rescale_q(format_start, AV_TIME_BASE_Q, tb);
+    s->one_second = av_rescale_q(1, (AVRational){1, 1}, tb);
+    if (s->one_second < 1) s->one_second = 1;
+    AVRational rate = s->stream->avg_frame_rate.num > 0 && s->stream->avg_frame_rate.den > 0 ? s->stream->avg_frame_rate
+                                                                                              : s->stream->r_frame_rate;
+    int64_t one_frame = rate.num > 0 && rate.den > 0 ? av_rescale_q(1, av_inv_q(rate), tb) : 0;
+    s->frame_duration = one_frame > 0 ? one_frame : av_rescale_q(40000, AV_TIME_BASE_Q, tb);
+    if (s->frame_duration < 1) s->frame_duration = 1;
+}
+
+static void close_session(struct session *s) {
+    av_packet_free(&s->packet);
+    avcodec_free_context(&s->decoder);
+    avformat_close_input(&s->input);
+}
+
+static void seek(struct session *s, int64_t target) {
+    int err = av_seek_frame(s->input, s->stream->index, target, AVSEEK_FLAG_BACKWARD);
+    if (err < 0) err = av_seek_frame(s->input, s->stream->index, target, 0);
+    if (err < 0) fail("av_seek_frame", err);
+    avcodec_flush_buffers(s->decoder);
+    s->input_ended = s->drained = 0;
+    s->awaiting_keyframe = 1;
+    s->last_pts = AV_NOPTS_VALUE;
+}
+
+/* The next frame out of the decoder into `frame`, reading packets as needed; 0 once drained. */
+static int decode_next(struct session *s, AVFrame *frame) {
+    if (s->drained) return 0;
+    for (;;) {
+        int got = avcodec_receive_frame(s->decoder, frame);
+        if (got == 0) {
+            s->frames_decoded++;
+            int64_t pts = frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp
+                        : frame->pts != AV_NOPTS_VALUE                    ? frame->pts
+                        : s->last_pts != AV_NOPTS_VALUE                   ? s->last_pts + s->frame_duration
+                                                                          : s->start_pts;
+            frame->pts = pts;
+            s->last_pts = pts;
+            return 1;
+        }
+        if (got == AVERROR_EOF || (got == AVERROR(EAGAIN) && s->input_ended)) {
+            s->drained = 1;
+            return 0;
+        }
+        if (got != AVERROR(EAGAIN)) fail("avcodec_receive_frame", got);
+        int read = av_read_frame(s->input, s->packet);
+        if (read < 0) {
+            s->input_ended = 1;
+            avcodec_send_packet(s->decoder, NULL);
+            continue;
+        }
+        if (s->packet->stream_index == s->stream->index) {
+            int skippable = s->packet->pts != AV_NOPTS_VALUE && s->packet->pts < s->skip_before;
+            s->decoder->skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+            int sent = avcodec_send_packet(s->decoder, s->packet);
+            if (sent < 0 && sent != AVERROR(EAGAIN)) fprintf(stderr, "decode-floor: a packet failed to decode\n");
+        }
+        av_packet_unref(s->packet);
+    }
+}
+
+static int is_keyframe(const AVFrame *frame) {
+#ifdef AV_FRAME_FLAG_KEY
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0; /* FFmpeg 6.1 and later */
+#else
+    return frame->key_frame != 0;
+#endif
+}
+
+/* The next frame that can be shown: after a seek, from the first keyframe on. */
+static int decode_next_showable(struct session *s, AVFrame *frame) {
+    while (decode_next(s, frame)) {
+        if (s->awaiting_keyframe && !is_keyframe(frame)) {
+            av_frame_unref(frame);
+            continue;
+        }
+        s->awaiting_keyframe = 0;
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: decode-floor FILE TIME...\n");
+        return 2;
+    }
+    av_log_set_level(AV_LOG_ERROR);
+    for (int t = 2; t < argc; t++) {
+        double seconds = strtod(argv[t], NULL);
+        struct session s = {0};
+        double opening = now();
+        open_session(&s, argv[1]);
+        double opened = now();
+
+        AVRational tb = s.stream->time_base;
+        int64_t target = s.start_pts + llround(seconds * tb.den / tb.num);
+        s.skip_before = target - s.one_second;
+        AVFrame *shown = av_frame_alloc(), *next = av_frame_alloc();
+        if (!shown || !next) fail("av_frame_alloc", AVERROR(ENOMEM));
+        int have_shown = 0, have_next = 0;
+
+        /* Seek so that decoding forward reaches the target from a frame at or before it. */
+        int64_t seek_to = target > s.start_pts ? target : s.start_pts, step = s.one_second;
+        for (int attempt = 0; attempt < 4; attempt++) {
+            seek(&s, seek_to);
+            have_next = decode_next_showable(&s, next);
+            if (have_next && next->pts <= target) break;
+            if (seek_to < s.start_pts) break;
+            int64_t landed = have_next && next->pts < seek_to ? next->pts : seek_to;
+            seek_to = landed - step;
+            step *= 4;
+            if (have_next) av_frame_unref(next);
+        }
+        /* Decode until the next frame would be later than the target. */
+        for (;;) {
+            if (!have_next) have_next = decode_next_showable(&s, next);
+            if (!have_next) break;  /* the end: the last frame shown is the answer */
+            if (next->pts > target) {
+                if (!have_shown) {  /* the time is before the first frame: the first frame */
+                    AVFrame *swap = shown; shown = next; next = swap;
+                    have_shown = 1;
+                }
+                break;
+            }
+            av_frame_unref(shown);
+            AVFrame *swap = shown; shown = next; next = swap;
+            have_shown = 1;
+            have_next = 0;
+        }
+        double decoded = now();
+        if (!have_shown) fail("no frame to show at this time", 0);
+
+        printf("%s\t%.6f\t%.6f\t%d\t%.6f\n", argv[t], decoded - opened, opened - opening, s.frames_decoded,
+               (double)(shown->pts - s.start_pts) * av_q2d(tb));
+        fflush(stdout);
+        av_frame_free(&shown);
+        av_frame_free(&next);
+        close_session(&s);
+    }
+    return 0;
+}

@@ -1,0 +1,132 @@
+"""media.py: the media the bench measures, and the libraries it builds from it.
+
+The test media is made once by scripts/make-media.sh (full or --small) and kept between runs;
+the libraries are hard links to it, made in the run's work folder (beside the media, on the same
+file system) and removed with it."""
+
+import os
+import subprocess
+
+from measure import BenchError, output
+
+# The distinct files the libraries link to, in turn.
+LIBRARY_MEDIA = ["feature-1080p.mp4", "movie-1080p.mkv", "clips/clip-vp9.webm", "clips/clip-hevc10.mkv",
+                 "clips/uhd-4k.mp4", "clips/Holiday Café 2021.mp4", "clips/portrait-rotated.mp4",
+                 "clips/anamorphic-pal.mpg", "audio/audiobook.m4a"]
+LIBRARY_PLAIN = ["notes.txt", "poster.jpg"]
+
+
+def make(root, cache, mode):
+    """Makes (or finds complete) the media set of `mode` in CACHE/MODE; returns that folder."""
+    media = os.path.join(cache, mode)
+    os.makedirs(cache, exist_ok=True)
+    log_path = os.path.join(cache, f"make-media-{mode}.log")
+    argv = ["bash", os.path.join(root, "scripts", "make-media.sh")] + (["--small"] if mode == "small" else []) + [media]
+    with open(log_path, "wb") as log:
+        rc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, check=False).returncode
+    if rc != 0:
+        with open(log_path, encoding="utf-8", errors="replace") as f:
+            tail = "".join(f.readlines()[-20:])
+        raise BenchError(f"scripts/make-media.sh failed (log: {log_path})\n{tail}")
+    return media
+
+
+# ---------------------------------------------------------------------------------------------
+# What ffprobe says
+
+def ffprobe(path, *args):
+    return output(["ffprobe", "-v", "error", *args, path], timeout=60).strip()
+
+
+def duration(path):
+    return float(ffprobe(path, "-show_entries", "format=duration", "-of", "csv=p=0"))
+
+
+def stream_count(path, kind):
+    """Streams of a kind: "v", "a" or "s"."""
+    return len(ffprobe(path, "-select_streams", kind, "-show_entries", "stream=index", "-of", "csv=p=0").split())
+
+
+def video_description(path):
+    """codec x width x height of the first video stream, e.g. h264x1920x1080."""
+    return ffprobe(path, "-select_streams", "v:0", "-show_entries", "stream=width,height,codec_name",
+                   "-of", "csv=p=0:s=x")
+
+
+def chapter_count(path):
+    return len([line for line in ffprobe(path, "-show_chapters", "-of", "csv=p=0").splitlines() if line])
+
+
+# ---------------------------------------------------------------------------------------------
+# Times to ask for
+
+def gop_times(first, count, length):
+    """`count` times from `first`, spread over a film of `length` seconds; with `first` and the
+    step off the 10 s keyframe grid, most fall inside a GOP (decoding from the keyframe before
+    them, the usual case)."""
+    step = (length - 20) / count
+    return [f"{first + i * step:.1f}" for i in range(count)]
+
+
+def keyframe_times(count, length):
+    """`count` times on the 10 s keyframe grid, spread over the film in a scrambled order."""
+    slots = int(length / 10 - 1)
+    return [str((i * 37 % slots + 1) * 10) for i in range(1, count + 1)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Libraries of hard links
+
+def build_listing_library(lib, media):
+    """1,000 media entries (hard links to the test media, cycling through LIBRARY_MEDIA) in
+    4 x 5 nested folders of 50 each, plus 5 plain files per folder."""
+    n = 0
+    for shelf in ("Films", "Series", "Documentaries", "Home"):
+        for year in range(2019, 2024):
+            folder = os.path.join(lib, shelf, str(year))
+            os.makedirs(folder)
+            for _ in range(50):
+                src = LIBRARY_MEDIA[n % len(LIBRARY_MEDIA)]
+                os.link(os.path.join(media, src), os.path.join(folder, f"{n:04d} {os.path.basename(src)}"))
+                n += 1
+            for i in range(5):
+                src = LIBRARY_PLAIN[i % len(LIBRARY_PLAIN)]
+                os.link(os.path.join(media, src), os.path.join(folder, f"extra-{i} {os.path.basename(src)}"))
+
+
+def build_big_library(lib, media, size):
+    """`size` media files (hard links, cycling through LIBRARY_MEDIA) in folders of 100."""
+    for i in range(size):
+        folder = os.path.join(lib, f"shelf-{i // 100}")
+        if i % 100 == 0:
+            os.makedirs(folder)
+        src = LIBRARY_MEDIA[i % len(LIBRARY_MEDIA)]
+        os.link(os.path.join(media, src), os.path.join(folder, f"{i:05d} {os.path.basename(src)}"))
+
+
+def count_entries(top):
+    """Entries under `top` (folders and files, not `top`), as `find TOP -mindepth 1 | wc -l`."""
+    n = 0
+    for _, dirs, files in os.walk(top):
+        n += len(dirs) + len(files)
+    return n
+
+
+def copy_tree_empty(source, target):
+    """Copies the tree under `source` (a mount) to `target` as empty folders and files: what
+    `ls -lR` of that many entries costs without FUSE. Returns the number of entries."""
+    n = 0
+    os.makedirs(target, exist_ok=True)
+    for folder, dirs, files in os.walk(os.fsencode(source)):
+        there = os.path.join(os.fsencode(target), os.path.relpath(folder, os.fsencode(source)))
+        for d in dirs:
+            os.mkdir(os.path.join(there, d))
+        for name in files:
+            open(os.path.join(there, name), "wb").close()
+        n += len(dirs) + len(files)
+    return n
+
+
+def filesystem_type(path):
+    """The file system type of `path` as df names it (ext4), for labels."""
+    return output(["df", "--output=fstype", path], timeout=30).split()[-1]

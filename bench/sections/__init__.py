@@ -1,0 +1,17 @@
+"""The bench's sections, one module each: a function `run(bench)` that mounts what it needs,
+measures, records its figures through `bench` (see bench.Bench and measure.Results) and leaves
+no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks some.
+
+To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
+ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
+
+from sections import chapters, library, listing, originals, thumbs, tracks
+
+SECTIONS = {
+    "originals": originals.run,
+    "listing": listing.run,
+    "thumbs": thumbs.run,
+    "chapters": chapters.run,
+    "tracks": tracks.run,
+    "library": library.run,
+}
