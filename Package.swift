@@ -17,8 +17,11 @@ let package = Package(
         // C modules: system libraries with small prefixed shims for what Swift cannot import.
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3",
                        providers: [.apt(["libfuse3-dev"])]),
+        // pkg-config names one package: libavformat's include path is the one all libav* headers
+        // share on Debian; the module map links each library (libavfilter for tone mapping).
         .systemLibrary(name: "CAV", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
+                                         "libavfilter-dev"])]),
         // jemalloc, linked by the program only (the library targets work with any malloc), serves
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.

@@ -9,7 +9,11 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
+#include <libavutil/dovi_meta.h>
 #include <libswscale/swscale.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 /* Macros Swift cannot import, as prefixed inline functions and constants. */
 static inline int cav_averror(int e) { return AVERROR(e); }

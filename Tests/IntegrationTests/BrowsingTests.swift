@@ -66,12 +66,12 @@ import TestSupport
             """#, [library.mount.point], timeout: 180)
             expectSuccess(check)
             let counts = check.stdout.split(separator: "\n").first?.split(separator: " ").compactMap { Int($0) } ?? []
-            // 12 media folders × (original + info.json) + 8 plain files (with the library's hidden
+            // 14 media folders × (original + info.json) + 8 plain files (with the library's hidden
             // .fixtures-stamp) + 3 chapter folders read (not the truncated film's) × (chapters.json +
-            // chapters.txt) + the track files; 12 media folders + 11 thumbs/ (not the audiobook's)
-            // + 4 chapters/ + 6 source folders + 12 tracks/ with their group folders; and the
+            // chapters.txt) + the track files; 14 media folders + 13 thumbs/ (not the audiobook's)
+            // + 4 chapters/ + 6 source folders + 14 tracks/ with their group folders; and the
             // images listed in thumbs/ and chapters/ and the covers.
-            #expect(counts.count == 3 && counts[0] == 38 + 31 && counts[1] == 33 + 29 && counts[2] > 60, "\(check.stdout)")
+            #expect(counts.count == 3 && counts[0] == 42 + 33 && counts[1] == 37 + 33 && counts[2] > 60, "\(check.stdout)")
         }
     }
 
@@ -87,14 +87,14 @@ import TestSupport
                 #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
             let lines = find.stdout.split(separator: "\n")
             // The originals, info.json and plain files, and 2 covers; 24 chapter images and 4 × 2 documents.
-            #expect(lines.filter { !$0.contains("/thumbs/") && !$0.contains("/chapters/") && !$0.contains("/tracks/") }.count == 34,
+            #expect(lines.filter { !$0.contains("/thumbs/") && !$0.contains("/chapters/") && !$0.contains("/tracks/") }.count == 38,
                     "\(find.stdout)")
-            #expect(lines.filter { $0.contains("/tracks/") }.count == 31, "\(find.stdout)")
+            #expect(lines.filter { $0.contains("/tracks/") }.count == 33, "\(find.stdout)")
             #expect(lines.filter { $0.contains("/chapters/") }.count == 32, "\(find.stdout)")
             #expect(lines.filter { $0.contains("/thumbs/") }.count > 100, "\(find.stdout)")
             #expect(find.stdout == statted.stdout)
             let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))
-            #expect(folders.stdout.split(separator: "\n").count == 33 + 29, "\(folders.stdout)")
+            #expect(folders.stdout.split(separator: "\n").count == 37 + 33, "\(folders.stdout)")
         }
     }
 

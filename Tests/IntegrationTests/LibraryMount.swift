@@ -42,7 +42,7 @@ func expectSuccess(_ result: CommandResult, _ what: String = "",
 enum Library {
     static let mediaFolders = [
         "feature-1080p.mp4", "movie-1080p.mkv", "clips/Holiday Café 2021.mp4", "clips/clip-vp9.webm",
-        "clips/clip-hevc10.mkv", "clips/uhd-4k.mp4", "clips/portrait-rotated.mp4",
+        "clips/clip-hevc10.mkv", "clips/uhd-4k.mp4", "clips/hdr-pq.mkv", "clips/hdr-hlg.mkv", "clips/portrait-rotated.mp4",
         "clips/anamorphic-pal.mpg", "audio/audiobook.m4a", "series/Season 1/Episode 01.mkv",
         "series/Season 1/Extras/trailer.webm", "broken/feature-truncated.mp4",
     ]

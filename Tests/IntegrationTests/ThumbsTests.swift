@@ -88,6 +88,45 @@ import TestSupport
         }
     }
 
+    /// HDR through a real mount: the PQ and HLG clips' `at-1s.png` within
+    /// `ToneMapReference.tolerance` (mean absolute difference per channel) of the frame the ffmpeg
+    /// command's usual tone-mapping chain makes, far from its plain conversion; `info.json` says
+    /// which HDR it is.
+    @Test func hdrThumbnailsAreToneMapped() throws {
+        let folder = try TempFolder("thumbs-hdr")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        let clips = ["hdr-pq.mkv", "hdr-hlg.mkv"]
+        for clip in clips {
+            try FileManager.default.copyItem(atPath: try TestMedia.file("clips/" + clip).path, toPath: source + "/" + clip)
+        }
+        try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("mediafs.log")) { mount in
+            for clip in clips {
+                let raw = folder.path(clip + ".rgb")
+                let read = try PNGProbe.run(#"""
+                import json, sys
+                image, raw, info = sys.argv[1:4]
+                width, height, rows = png(image)
+                open(raw, "wb").write(b"".join(bytes(row) for row in rows))
+                video = json.load(open(info))["streams"][0]
+                print(width, height, frame_index(image), video.get("hdr"), video.get("color_transfer"),
+                      video.get("color_primaries"), video.get("color_space"), video.get("color_range"))
+                """#, [mount.path(clip + "/thumbs/at-1s.png"), raw, mount.path(clip + "/info.json")])
+                expectSuccess(read)
+                let (hdr, transfer) = clip == "hdr-pq.mkv" ? ("PQ", "smpte2084") : ("HLG", "arib-std-b67")
+                #expect(read.stdout == "320 180 25 \(hdr) \(transfer) bt2020 bt2020nc tv\n", "\(clip): \(read)")
+
+                let thumbnail = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+                let reference = try ToneMapReference.frame(source + "/" + clip, at: 1, width: 320, height: 180)
+                let distance = ColorDistance(thumbnail, reference)
+                #expect(distance.worstChannel <= ToneMapReference.tolerance, "\(clip): \(distance)")
+                let plain = try ToneMapReference.frame(source + "/" + clip, at: 1, width: 320, height: 180, toneMapped: false)
+                let far = ColorDistance(thumbnail, plain)
+                #expect(far.mean >= ToneMapReference.untoneMappedDistance, "\(clip): \(far)")
+            }
+        }
+    }
+
     @Test func extendedAttributesTellTheFrame() throws {
         try LibraryMount.with("thumbs-xattr") { library in
             let image = library.path("feature-1080p.mp4/thumbs/at-1.23s.png")

@@ -48,6 +48,18 @@ public struct MediaInfo: Codable, Sendable, Equatable {
         public var pixelFormat: String?
         /// Degrees counter-clockwise from the display matrix (as ffprobe's `rotation`), where there is one.
         public var rotation: Double?
+        /// ffprobe's names for how the values stand for light, nil where the stream does not say:
+        /// `tv` or `pc`; a matrix such as `bt709` or `bt2020nc`; a transfer such as `bt709`,
+        /// `smpte2084` (PQ) or `arib-std-b67` (HLG); primaries such as `bt709` or `bt2020`.
+        public var colorRange: String?
+        public var colorSpace: String?
+        public var colorTransfer: String?
+        public var colorPrimaries: String?
+        /// High dynamic range: `PQ`, `HLG`, or `Dolby Vision` (which wins where the stream has a
+        /// Dolby Vision configuration record). Nil for SDR.
+        public var hdr: HDR?
+        /// The Dolby Vision configuration record, where the stream has one.
+        public var dolbyVision: DolbyVision?
         /// The stream's real base frame rate as a fraction, e.g. `24000/1001`.
         public var frameRate: String?
         public var averageFrameRate: String?
@@ -71,6 +83,9 @@ public struct MediaInfo: Codable, Sendable, Equatable {
         public var isChapterImageTrack: Bool { disposition.contains("timed_thumbnails") }
         /// A moving-picture stream: video that is neither cover art nor a chapter image track.
         public var isMovingVideo: Bool { kind == .video && !isAttachedPicture && !isChapterImageTrack }
+        /// Dolby Vision without a base layer that players (and libavcodec) show without it
+        /// (profile 5): its pictures cannot be shown right, only approximated (Docs/LAYOUT.md).
+        public var isDolbyVisionOnly: Bool { dolbyVision?.compatibleBaseLayer == .incompatible }
     }
 
     public struct Chapter: Codable, Sendable, Equatable {

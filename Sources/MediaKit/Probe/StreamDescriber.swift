@@ -31,6 +31,7 @@ enum StreamDescriber {
                 result.pixelFormat = String(cString: name)
             }
             result.rotation = rotation(stream)
+            describeColor(stream, into: &result)
             result.frameRate = fraction(s.r_frame_rate)
             result.averageFrameRate = fraction(s.avg_frame_rate)
         case .audio:

@@ -4,9 +4,10 @@ import CAV
 /// the one after it. A later request at a later time can continue decoding forward from here
 /// instead of seeking back to a keyframe (see `canContinue(to:)`).
 ///
-/// Owns its `InputFile`, `VideoDecoder`, `Packet`, `Scaler` and frames; everything is freed when
-/// the session goes. Used by one thread at a time: `DecodeSessionPool` hands it out for one
-/// request and takes it back after; hence `@unchecked Sendable`.
+/// Owns its `InputFile`, `VideoDecoder`, `Packet`, `PictureConverter` (with its swscale context
+/// and filter graph) and frames; everything is freed when the session goes. Used by one thread
+/// at a time: `DecodeSessionPool` hands it out for one request and takes it back after; hence
+/// `@unchecked Sendable`.
 ///
 /// Times inside are in the stream's time base (`pts`); a request's seconds count from the
 /// stream's first frame (`startPts`).
@@ -23,7 +24,8 @@ final class DecodeSession: @unchecked Sendable {
     }
 
     let key: Key
-    let scaler = Scaler()
+    /// Frames to RGB at the output size: swscale, or tone mapping for PQ and HLG.
+    let converter: PictureConverter
     /// Quarter turns clockwise that make the picture upright (the display matrix).
     let clockwiseQuarterTurns: Int
 
@@ -92,6 +94,7 @@ final class DecodeSession: @unchecked Sendable {
         self.stream = stream
         decoder = try VideoDecoder(stream: stream, threading: key.pick == .exact ? .frames : .slices)
         packet = try Packet()
+        converter = PictureConverter(stream: stream)
         clockwiseQuarterTurns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: StreamDescriber.rotation(stream))
 
         let s = stream.pointee, ctx = input.context.pointee

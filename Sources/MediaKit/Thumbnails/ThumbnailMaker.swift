@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Makes thumbnails: takes a decode session for the file and stream (a kept one when it can
-/// continue, else a new one), picks the frame, scales and turns it, and writes the PNG.
+/// continue, else a new one), picks the frame, scales it (tone-mapping HDR) and turns it, and
+/// writes the PNG.
 /// Safe to call from many threads at once; each call uses its own session.
 final class ThumbnailMaker: Sendable {
     let limits: ThumbnailLimits
@@ -56,7 +57,7 @@ final class ThumbnailMaker: Sendable {
             : try session.nearestKeyframe(to: request.time)
         let turns = session.clockwiseQuarterTurns
         let (width, height) = turns % 2 == 1 ? (request.height, request.width) : (request.width, request.height)
-        let upright = try session.scaler.scale(frame, width: width, height: height).rotated(clockwiseQuarterTurns: turns)
+        let upright = try session.converter.picture(of: frame, width: width, height: height).rotated(clockwiseQuarterTurns: turns)
         let frameTime = session.seconds(forPts: frame.pts)
         let isKeyframe = frame.isKeyframe
         pool.checkIn(session)
