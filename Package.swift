@@ -52,8 +52,9 @@ let package = Package(
         ]),
         .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
-        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers
+        // over FuseBridge's spawner (`Spawn`).
+        .target(name: "TestSupport", dependencies: ["FuseBridge"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )
