@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 import Testing
 import TestSupport
@@ -72,7 +73,7 @@ import TestSupport
         let point = try folder.makeFolder("mnt")
         let pidFile = folder.path("mediafs.pid")
         defer {
-            if MountInfo.isMounted(point) { _ = try? Command.run(["fusermount3", "-u", "-z", point]) }
+            if KernelMounts.isMountPoint(point) { _ = try? Command.run(["fusermount3", "-u", "-z", point]) }
             if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 kill(pid, SIGKILL)
             }
@@ -81,7 +82,7 @@ import TestSupport
         let mounted = try Command.run([Mount.binary, "mount", "--pid-file", pidFile, "--log-file", folder.path("log"),
                                        "--cache-dir", "", source, point], timeout: 30)
         expectSuccess(mounted)
-        #expect(MountInfo.entries(at: point).contains { $0.fileSystemType == "fuse.mediafs" }, "not mounted on return")
+        #expect(KernelMounts.entries(at: point).contains { $0.fileSystemType == MountOptions.fileSystemType }, "not mounted on return")
         let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         #expect(pid > 0)
         if pid > 0 { Daemons.register(pid) }
@@ -97,7 +98,7 @@ import TestSupport
         #expect(again.exitCode == 1 && again.stderr.contains("already a mount point"), "\(again)")
 
         expectSuccess(try Command.run([Mount.binary, "unmount", point], timeout: 30))
-        #expect(!MountInfo.isMounted(point))
+        #expect(!KernelMounts.isMountPoint(point))
         let deadline = Date(timeIntervalSinceNow: 10)
         while pid > 0 && ChildProcess.isAlive(pid) && Date() < deadline { usleep(20_000) }
         #expect(pid > 0 && !ChildProcess.isAlive(pid), "the daemon outlived its mount")
@@ -126,7 +127,7 @@ import TestSupport
                         "\(arguments): \(result)")
             }
         }
-        #expect(!MountInfo.isMounted(empty))
+        #expect(!KernelMounts.isMountPoint(empty))
     }
 
     /// In a mount namespace of its own where /dev/fuse is not the FUSE device, the mount is refused.

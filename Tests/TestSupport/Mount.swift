@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 
 /// A real mediafs mount: `mediafs mount --foreground SOURCE POINT` as a child process, its output
@@ -20,7 +21,7 @@ public final class Mount: @unchecked Sendable {
     public let logPath: String
     public let daemon: ChildProcess
     /// The mountinfo line recorded once the mount was ready: its device names the FUSE connection.
-    public private(set) var entry: MountEntry!
+    public private(set) var entry: KernelMounts.Entry!
     /// What teardown had to do beyond the gentle steps (empty when the mount had already ended).
     public private(set) var teardownSteps: [String] = []
     private var tornDown = false
@@ -75,7 +76,7 @@ public final class Mount: @unchecked Sendable {
 
     /// Whether our mount (this connection) is still on the mount point.
     public var isMounted: Bool {
-        MountInfo.entries(at: point).contains { $0.device == entry?.device && $0.fileSystemType == "fuse.mediafs" }
+        KernelMounts.entries(at: point).contains { $0.device == entry?.device && $0.fileSystemType == MountOptions.fileSystemType }
     }
 
     /// The daemon's log so far.
@@ -156,14 +157,14 @@ public final class Mount: @unchecked Sendable {
             if let status = daemon.status {
                 throw HarnessError("mediafs exited (\(status)) before \(point) was mounted; log:\n\(log)")
             }
-            if let found = MountInfo.entries(at: point).last(where: { $0.fileSystemType == "fuse.mediafs" }) {
+            if let found = KernelMounts.entries(at: point).last(where: { $0.fileSystemType == MountOptions.fileSystemType }) {
                 entry = found
                 let stat = try Command.run(["stat", "--", point], timeout: 5)
                 if stat.succeeded { return }
             }
             usleep(30_000)
         }
-        throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(MountInfo.entries(at: point)); log:\n\(log)")
+        throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(KernelMounts.entries(at: point)); log:\n\(log)")
     }
 }
 
