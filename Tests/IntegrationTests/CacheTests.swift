@@ -5,7 +5,7 @@ import TestSupport
 
 /// The cache folder across real mounts: probes and thumbnails kept by one mount serve the next,
 /// damaged or unfinished entries are never served, and `mediafs cache stats|clear`.
-@Suite struct CacheTests {
+@Suite(.mounts) struct CacheTests {
     /// Mounts `source` on `folder/<name>` with the cache folder `cache`, runs `body`, unmounts.
     static func mounted<T>(_ folder: TempFolder, _ source: String, cache: String, _ name: String,
                            _ body: (Mount) throws -> T) throws -> T {
@@ -13,6 +13,9 @@ import TestSupport
         return try Mount.with(source: source, point: point, log: folder.path("\(name).log"),
                               arguments: ["--cache-dir", cache], body)
     }
+
+    /// Whether strace is installed (it watches which files the daemon opens).
+    static let hasStrace = (try? Command.run(["strace", "-V"], timeout: 10))?.succeeded == true
 
     static func statistics(_ mount: Mount) throws -> [String: Int] {
         let value = try Command.run(["getfattr", "-n", "user.mediafs.stats", "--only-values", mount.point])
@@ -29,7 +32,9 @@ import TestSupport
     /// The second mount answers `ls -lR` from the database (no probe made, no media file opened,
     /// as strace of the daemon shows) and serves the first mount's thumbnails from disk, byte for
     /// byte; a cached file damaged in between is made again and read correctly.
-    @Test func aRemountAnswersFromTheCache() throws {
+    @Test(.needsRoot(for: "strace attaching to the daemon (ptrace)"),
+          .enabled(if: hasStrace, "strace is not installed (Debian: apt-get install strace)"))
+    func aRemountAnswersFromTheCache() throws {
         let folder = try TempFolder("cache-remount")
         defer { folder.remove() }
         let source = try folder.copyOfLibrary()

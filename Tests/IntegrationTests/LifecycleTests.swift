@@ -12,7 +12,7 @@ import TestSupport
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: Ending.allCases)
+    @Test(.mounts, arguments: Ending.allCases)
     func endsCleanlyWhileALargeReadIsInFlight(_ ending: Ending) throws {
         let busy = ending != .fusermount
         try LibraryMount.with("end-\(ending.rawValue)", prepare: { source in
@@ -50,7 +50,7 @@ import TestSupport
 
     /// SIGKILL cannot be handled; libfuse's auto_unmount helper or our watchdog removes the mount,
     /// so no dead mount is left (WatchdogTests checks the watchdog alone).
-    @Test func aKilledDaemonLeavesNoDeadMount() throws {
+    @Test(.mounts) func aKilledDaemonLeavesNoDeadMount() throws {
         try LibraryMount.with("sigkill") { library in
             // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3)
             // and the watchdog (`mediafs watch-mount`, in a session of its own) survive it.
@@ -66,7 +66,7 @@ import TestSupport
     }
 
     /// Without --foreground, `mediafs mount` returns once the mount answers; `mediafs unmount` ends it.
-    @Test func backgroundMountAndUnmountCommand() throws {
+    @Test(.mounts) func backgroundMountAndUnmountCommand() throws {
         let folder = try TempFolder("background")
         defer { folder.remove() }
         let source = try folder.copyOfLibrary()
@@ -131,7 +131,8 @@ import TestSupport
     }
 
     /// In a mount namespace of its own where /dev/fuse is not the FUSE device, the mount is refused.
-    @Test func refusesWithoutDevFuse() throws {
+    @Test(.needsRoot(for: "a mount namespace of its own (unshare --mount)"))
+    func refusesWithoutDevFuse() throws {
         let folder = try TempFolder("no-dev-fuse")
         defer { folder.remove() }
         let source = try folder.makeFolder("source")

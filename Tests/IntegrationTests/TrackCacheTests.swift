@@ -6,7 +6,7 @@ import TestSupport
 /// Extracted tracks and chapter images in the bounded disk cache, through real mounts: the bound
 /// holds with tracks and thumbnails together, a damaged track file is made again, chapter images
 /// survive a remount, and a daemon killed mid-pass leaves nothing that is served later.
-@Suite struct TrackCacheTests {
+@Suite(.mounts) struct TrackCacheTests {
     /// Bytes of the made files and track sets in the cache folder (the database is not bounded).
     static func cachedBytes(_ cache: String) throws -> Int {
         let result = try Command.shell(#"cd "$1" && du -sb --apparent-size files tracks | awk '{ s += $1 } END { print s }'"#, [cache])

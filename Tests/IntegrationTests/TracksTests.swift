@@ -5,7 +5,7 @@ import TestSupport
 
 /// tracks/ through a real mount: names and flags, the files' contents checked with ffprobe and
 /// strict subtitle parsers, whole copies with the usual tools, one pass per file, kept on disk.
-@Suite struct TracksTests {
+@Suite(.mounts) struct TracksTests {
     /// No language preference, so folders keep stream order (the test's environment may set LANG).
     static let plain = ["--languages", ""]
 

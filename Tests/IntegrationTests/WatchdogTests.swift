@@ -5,7 +5,7 @@ import TestSupport
 
 /// The mount's watchdog (`mediafs watch-mount`): it removes a mount its daemon left dead, holds
 /// nothing of the daemon's but its pipe, and ends with the daemon however the mount ends.
-@Suite struct WatchdogTests {
+@Suite(.mounts) struct WatchdogTests {
     /// A mount of an empty folder: the watchdog does not care what is served.
     static func withMount<T>(_ name: String, _ body: (Mount) throws -> T) throws -> T {
         let folder = try TempFolder(name)
