@@ -6,12 +6,13 @@ import TestSupport
 /// The cache folder across real mounts: probes and thumbnails kept by one mount serve the next,
 /// damaged or unfinished entries are never served, and `mediafs cache stats|clear`.
 @Suite(.mounts) struct CacheTests {
-    /// Mounts `source` on `folder/<name>` with the cache folder `cache`, runs `body`, unmounts.
+    /// Mounts `source` on `folder/<name>` with the cache folder `cache`, runs `body`, ends the
+    /// mount as `ending` says (by default unmounted and checked).
     static func mounted<T>(_ folder: TempFolder, _ source: String, cache: String, _ name: String,
-                           _ body: (Mount) throws -> T) throws -> T {
+                           ending: Mount.Ending = .unmountChecked, _ body: (Mount) throws -> T) throws -> T {
         let point = try folder.makeFolder(name)
         return try Mount.with(source: source, point: point, log: folder.path("\(name).log"),
-                              arguments: ["--cache-dir", cache], body)
+                              arguments: ["--cache-dir", cache], ending: ending, body)
     }
 
     /// Whether strace is installed (it watches which files the daemon opens).
@@ -139,7 +140,7 @@ import TestSupport
         let names = (0..<24).map { "movie-1080p.mkv/thumbs/at-\($0)s@full.png" }
 
         var killedPid: pid_t = 0
-        try Self.mounted(folder, source, cache: cache, "mnt1") { mount in
+        try Self.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
             killedPid = mount.daemon.pid
             let readers = try ChildProcess(["/bin/sh", "-c", "for n in \"$@\"; do cat \"$n\" > /dev/null & done; wait", "sh"]
                                            + names.map { mount.path($0) })

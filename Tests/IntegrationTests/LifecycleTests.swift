@@ -15,7 +15,7 @@ import TestSupport
     @Test(.mounts, arguments: Ending.allCases)
     func endsCleanlyWhileALargeReadIsInFlight(_ ending: Ending) throws {
         let busy = ending != .fusermount
-        try LibraryMount.with("end-\(ending.rawValue)", prepare: { source in
+        try LibraryMount.with("end-\(ending.rawValue)", ending: .byTheTest, prepare: { source in
             // A large plain file (sparse in the source; read through the mount it is 2 GiB of bytes).
             expectSuccess(try Command.run(["truncate", "-s", "2G", source + "/large.bin"]))
         }) { library in
@@ -51,7 +51,7 @@ import TestSupport
     /// SIGKILL cannot be handled; libfuse's auto_unmount helper or our watchdog removes the mount,
     /// so no dead mount is left (WatchdogTests checks the watchdog alone).
     @Test(.mounts) func aKilledDaemonLeavesNoDeadMount() throws {
-        try LibraryMount.with("sigkill") { library in
+        try LibraryMount.with("sigkill", ending: .byTheTest) { library in
             // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3)
             // and the watchdog (`mediafs watch-mount`, in a session of its own) survive it.
             #expect(library.mount.signal(SIGKILL) == .signalled(SIGKILL))

@@ -101,7 +101,7 @@ import TestSupport
         let source = try folder.copyOfLibrary()
         let cache = folder.path("cache")
         var killedPid: pid_t = 0
-        try CacheTests.mounted(folder, source, cache: cache, "mnt1") { mount in
+        try CacheTests.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
             killedPid = mount.daemon.pid
             let names = try Self.trackFiles(mount, "feature-1080p.mp4")
             let reader = try ChildProcess(["/bin/cat", mount.path(names[0])])
