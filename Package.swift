@@ -54,9 +54,10 @@ let package = Package(
             "MediaTree", "MediaKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport"]),
-        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge"]),
+        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers
+        // over FuseBridge's spawner and mount-table reader (`Spawn`, `KernelMounts`).
+        .target(name: "TestSupport", dependencies: ["FuseBridge"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,33 +1,55 @@
 import Foundation
 
 /// The mounts of this process's mount namespace, from /proc/self/mountinfo: the one reader of it
-/// (the watchdog, and the CLI's checks of mount points).
+/// (the watchdog, the CLI's checks of mount points, the tests' harness).
 public enum KernelMounts {
-    /// One line of mountinfo, as far as mediafs needs it.
-    public struct Entry: Equatable, Sendable {
+    /// One line of mountinfo, as far as mediafs and its tests need it.
+    public struct Entry: Equatable, Sendable, CustomStringConvertible {
         /// "major:minor" of the mounted file system's device; for FUSE, major 0 and the minor is
         /// the connection number, which no other mount has while this one exists.
         public let device: String
+        /// Where it is mounted, unescaped.
         public let mountPoint: String
+        /// The options of this mount point (`ro,nosuid,nodev,relatime`).
+        public let options: String
         /// `fuse.mediafs`, `ext4`, …
         public let fileSystemType: String
+        /// What is mounted, unescaped: for mediafs, its source folder (`fsname=`).
+        public let source: String
+
+        /// The minor number of `device`: for FUSE, the connection's number under
+        /// /sys/fs/fuse/connections.
+        public var minor: Int? { device.split(separator: ":").last.flatMap { Int($0) } }
+
+        public var description: String { "\(source) on \(mountPoint) type \(fileSystemType) (\(device), \(options))" }
     }
 
     /// Every mount, in the order they were made (empty if mountinfo cannot be read).
     public static func all() -> [Entry] {
         guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            // Fields: id parent major:minor root point options [optional…] - type source super-options
-            let fields = line.split(separator: " ").map(String.init)
-            guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { return nil }
-            return Entry(device: fields[2], mountPoint: unescape(fields[4]), fileSystemType: fields[dash + 1])
-        }
+        return entries(in: text)
     }
 
     /// The mounts on `path` (absolute and resolved, as the kernel writes it), in the order they
     /// were made: the last one is on top, the one a path lookup reaches.
     public static func entries(at path: String) -> [Entry] {
         all().filter { $0.mountPoint == path }
+    }
+
+    /// Whether anything is mounted on `path` (absolute and resolved) now.
+    public static func isMountPoint(_ path: String) -> Bool {
+        !entries(at: path).isEmpty
+    }
+
+    /// The entries of mountinfo text; lines that do not have its shape are left out.
+    static func entries(in text: String) -> [Entry] {
+        text.split(separator: "\n").compactMap { line in
+            // Fields: id parent major:minor root point options [optional…] - type source super-options
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 5, let dash = fields[6...].firstIndex(of: "-"), dash + 2 < fields.count else { return nil }
+            return Entry(device: fields[2], mountPoint: unescape(fields[4]), options: fields[5],
+                         fileSystemType: fields[dash + 1], source: unescape(fields[dash + 2]))
+        }
     }
 
     /// mountinfo writes space, tab, newline and backslash as octal escapes (`\040`).

@@ -7,7 +7,16 @@ enum LazyUnmount {
     /// - Returns: nil once detached, else what failed.
     static func detach(_ mountpoint: String) -> String? {
         if geteuid() == 0 && umount2(mountpoint, Int32(MNT_DETACH)) == 0 { return nil }
-        let status = ChildProcess.run("/bin/fusermount3", ["-u", "-z", mountpoint])
+        // It inherits standard input and every descriptor not close-on-exec of this process (the
+        // daemon, whose /dev/fuse and watchdog pipe are close-on-exec, or the watchdog); its
+        // output is discarded.
+        var spawn = Spawn("/bin/fusermount3", ["-u", "-z", mountpoint])
+        spawn.standardOutput = .null
+        spawn.standardError = .null
+        let status: Int32 = switch try? spawn.run() {
+        case .exited(let code)?: code
+        case .signalled?, nil: -1
+        }
         return status == 0 ? nil : "fusermount3 -u -z \(mountpoint) failed with status \(status)"
     }
 }

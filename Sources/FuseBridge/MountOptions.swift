@@ -17,7 +17,7 @@ public struct MountOptions: Sendable, Equatable {
     static let fixed = ["ro", "default_permissions", "auto_unmount", "subtype=mediafs"]
 
     /// The type /proc/self/mountinfo shows for a mediafs mount (`fuse.` and the subtype).
-    static let fileSystemType = "fuse.mediafs"
+    public static let fileSystemType = "fuse.mediafs"
 
     /// The argument vector for `fuse_session_new`.
     var arguments: [String] {

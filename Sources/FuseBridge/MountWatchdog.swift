@@ -42,14 +42,33 @@ public enum MountWatchdog {
             throw FuseError.watchdogUnavailable("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         defer { close(fds[0]) }
-        let arguments = [subcommand, "--fd", "3", "--device", mount.device, mountpoint]
-        do {
-            return try ChildProcess.spawn(executable, named: "mediafs", arguments, passing: fds[0],
-                                          standardError: isFile(STDERR_FILENO) ? STDERR_FILENO : nil)
+        do throws(SpawnError) {
+            return try spawn(executable: executable, device: mount.device, mountpoint: mountpoint, pipe: fds[0]).start()
         } catch {
             close(fds[1])
-            throw error
+            throw FuseError.cannotStart(program: error.program, code: error.code)
         }
+    }
+
+    /// How the watchdog is started: set apart from the daemon, holding only the read end of the
+    /// pipe (as 3), /dev/null (as 0 and 1) and as 2 the daemon's standard error if that is a file
+    /// (the log), else /dev/null; every other descriptor is closed in it, close-on-exec or not. It
+    /// leads a session of its own (signals to the daemon's group or terminal do not reach it),
+    /// runs in `/`, blocks no signal and has SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGALRM at their
+    /// defaults (the daemon blocks the first three for its `sigwait`). Nobody waits for it: it is
+    /// reaped after the daemon ends, by whoever inherits it.
+    static func spawn(executable: String, device: String, mountpoint: String, pipe readEnd: Int32) -> Spawn {
+        var spawn = Spawn(executable, [subcommand, "--fd", "3", "--device", device, mountpoint], argv0: "mediafs")
+        spawn.standardInput = .null
+        spawn.standardOutput = .null
+        spawn.standardError = isFile(STDERR_FILENO) ? .descriptor(STDERR_FILENO) : .null
+        spawn.passing = [readEnd]
+        spawn.closesOtherDescriptors = true
+        spawn.grouping = .newSession
+        spawn.unblocksAllSignals = true
+        spawn.defaultSignals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM]
+        spawn.workingDirectory = "/"
+        return spawn
     }
 
     private static func isFile(_ fd: Int32) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 
 /// Starts the daemon in the background: this program again, with `--foreground`, in its own
@@ -64,21 +65,21 @@ enum Background {
         return state + "/mediafs/mediafs.log"
     }
 
+    /// This program again (/proc/self/exe, shown as mediafs) with `arguments`: /dev/null as its
+    /// standard input, the log file (created, appended to) as its standard output and error, and
+    /// the pipe's write end as its descriptor 3. It inherits the rest from this process (its
+    /// session too: the daemon calls setsid itself once it has the ready pipe).
     private static func spawnSelf(_ arguments: [String], readyWriteEnd: Int32, logPath: String) throws -> pid_t {
-        let executable = "/proc/self/exe"
-        let argv = (["mediafs"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_adddup2(&actions, readyWriteEnd, 3)
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard result == 0 else { throw CLIError(String(cString: strerror(result))) }
-        return pid
+        var spawn = Spawn("/proc/self/exe", arguments, argv0: "mediafs")
+        spawn.standardInput = .null
+        spawn.standardOutput = .appending(logPath)
+        spawn.standardError = .standardOutput
+        spawn.passing = [readyWriteEnd]
+        do throws(SpawnError) {
+            return try spawn.start()
+        } catch {
+            throw CLIError(String(cString: strerror(error.code)))
+        }
     }
 
     /// One line from `fd`, or nil at end of file or when `seconds` pass first.
@@ -107,12 +108,14 @@ enum Background {
         return waitpid(pid, &status, WNOHANG) == 0
     }
 
-    /// Waits for the daemon to end; its exit status.
+    /// Waits for the daemon to end; its exit status (128 + the signal's number if one ended it).
     @discardableResult
     private static func reap(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        switch ProcessExit.wait(for: pid) {
+        case .exited(let code)?: code
+        case .signalled(let number)?: 128 + number
+        case nil: 0
+        }
     }
 
     /// The last lines of the log, where libfuse and fusermount3 say why a mount failed.

@@ -4,7 +4,7 @@ import FuseBridge
 enum MountTable {
     /// Whether `path` (absolute, resolved) is a mount point now.
     static func isMountPoint(_ path: String) -> Bool {
-        !KernelMounts.entries(at: path).isEmpty
+        KernelMounts.isMountPoint(path)
     }
 
     /// The file system type (`fuse.mediafs`, `ext4`, …) of the mount holding `path` (absolute,

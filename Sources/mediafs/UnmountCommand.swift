@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FuseBridge
 import Glibc
 
 /// `mediafs unmount MOUNTPOINT`: `fusermount3 -u`, which also ends the daemon.
@@ -20,13 +21,15 @@ struct UnmountCommand: ParsableCommand {
         // A dead mount (ENOTCONN) cannot be resolved; its path is taken as given.
         let path = MountPreflight.absolute(MountPreflight.resolve(mountpoint))
         guard MountTable.isMountPoint(path) else { throw failure("'\(path)' is not mounted") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/fusermount3")
-        process.arguments = lazy ? ["-u", "-z", path] : ["-u", path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw failure("could not unmount '\(path)' (fusermount3 exited \(process.terminationStatus)); if it is busy, close the files open on it or use --lazy")
+        // fusermount3 says why it failed on this command's standard error; in a process group of
+        // its own, holding nothing else of this process's.
+        var spawn = Spawn("/bin/fusermount3", lazy ? ["-u", "-z", path] : ["-u", path])
+        spawn.closesOtherDescriptors = true
+        spawn.grouping = .newProcessGroup
+        let status = try spawn.run()
+        guard status == .exited(0) else {
+            let how = if case .exited(let code) = status { "exited \(code)" } else { "\(status)" }
+            throw failure("could not unmount '\(path)' (fusermount3 \(how)); if it is busy, close the files open on it or use --lazy")
         }
     }
 }

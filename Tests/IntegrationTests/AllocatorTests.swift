@@ -32,7 +32,7 @@ import TestSupport
     }
 
     /// The daemon starts jemalloc's one background thread, which returns freed memory while it is idle.
-    @Test func theDaemonRunsOneBackgroundPurgingThread() throws {
+    @Test(.mounts) func theDaemonRunsOneBackgroundPurgingThread() throws {
         try LibraryMount.with("allocator") { library in
             let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(library.mount.daemon.pid)/task")
             let names = tasks.compactMap {

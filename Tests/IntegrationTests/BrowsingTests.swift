@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The mirror through a real mount: what `ls`, `find`, `stat` and Python see.
-@Suite struct BrowsingTests {
+@Suite(.mounts) struct BrowsingTests {
     @Test func mediaFilesAreFoldersAndOthersPassThrough() throws {
         try LibraryMount.with("browse") { library in
             for relative in Library.mediaFolders {

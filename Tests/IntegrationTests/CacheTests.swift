@@ -5,14 +5,18 @@ import TestSupport
 
 /// The cache folder across real mounts: probes and thumbnails kept by one mount serve the next,
 /// damaged or unfinished entries are never served, and `mediafs cache stats|clear`.
-@Suite struct CacheTests {
-    /// Mounts `source` on `folder/<name>` with the cache folder `cache`, runs `body`, unmounts.
+@Suite(.mounts) struct CacheTests {
+    /// Mounts `source` on `folder/<name>` with the cache folder `cache`, runs `body`, ends the
+    /// mount as `ending` says (by default unmounted and checked).
     static func mounted<T>(_ folder: TempFolder, _ source: String, cache: String, _ name: String,
-                           _ body: (Mount) throws -> T) throws -> T {
+                           ending: Mount.Ending = .unmountChecked, _ body: (Mount) throws -> T) throws -> T {
         let point = try folder.makeFolder(name)
         return try Mount.with(source: source, point: point, log: folder.path("\(name).log"),
-                              arguments: ["--cache-dir", cache], body)
+                              arguments: ["--cache-dir", cache], ending: ending, body)
     }
+
+    /// Whether strace is installed (it watches which files the daemon opens).
+    static let hasStrace = (try? Command.run(["strace", "-V"], timeout: 10))?.succeeded == true
 
     static func statistics(_ mount: Mount) throws -> [String: Int] {
         let value = try Command.run(["getfattr", "-n", "user.mediafs.stats", "--only-values", mount.point])
@@ -29,7 +33,9 @@ import TestSupport
     /// The second mount answers `ls -lR` from the database (no probe made, no media file opened,
     /// as strace of the daemon shows) and serves the first mount's thumbnails from disk, byte for
     /// byte; a cached file damaged in between is made again and read correctly.
-    @Test func aRemountAnswersFromTheCache() throws {
+    @Test(.needsRoot(for: "strace attaching to the daemon (ptrace)"),
+          .enabled(if: hasStrace, "strace is not installed (Debian: apt-get install strace)"))
+    func aRemountAnswersFromTheCache() throws {
         let folder = try TempFolder("cache-remount")
         defer { folder.remove() }
         let source = try folder.copyOfLibrary()
@@ -134,7 +140,7 @@ import TestSupport
         let names = (0..<24).map { "movie-1080p.mkv/thumbs/at-\($0)s@full.png" }
 
         var killedPid: pid_t = 0
-        try Self.mounted(folder, source, cache: cache, "mnt1") { mount in
+        try Self.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
             killedPid = mount.daemon.pid
             let readers = try ChildProcess(["/bin/sh", "-c", "for n in \"$@\"; do cat \"$n\" > /dev/null & done; wait", "sh"]
                                            + names.map { mount.path($0) })

@@ -5,7 +5,7 @@ import TestSupport
 
 /// chapters/ and cover.png through a real mount: names, order and start times, the reader's
 /// languages, chapters.json and chapters.txt, the attributes, the images, and exact sizes.
-@Suite struct ChaptersTests {
+@Suite(.mounts) struct ChaptersTests {
     /// The test library with the chapter media (scripts/make-chapter-media.sh) in `chapter-media/`
     /// and the media of `ChapterTreeMedia` in `extra/`.
     static func withLibrary<T>(_ name: String, arguments: [String] = [], environment: [String: String]? = nil,

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Whole-tree copies through the mount with the tools people use: every file arrives whole.
-@Suite struct CopyingTests {
+@Suite(.mounts) struct CopyingTests {
     @Test func cpRsyncTarAndPythonCopyEverything() throws {
         // Every image listed is made by the copies: fewer of them (every 10 s), and no damaged
         // file, whose frames past the damage give EIO by design (ThumbsTests checks that).

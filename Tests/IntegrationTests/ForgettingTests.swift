@@ -9,7 +9,7 @@ import TestSupport
 /// is a forget), which needs root.
 ///
 /// The tests run one at a time: one's dropping of the caches would make the other's kernel forget.
-@Suite(.serialized, .enabled(if: access("/proc/sys/vm/drop_caches", W_OK) == 0, "dropping the kernel's caches needs root"))
+@Suite(.serialized, .mounts, .enabled(if: access("/proc/sys/vm/drop_caches", W_OK) == 0, "dropping the kernel's caches needs root"))
 struct ForgettingTests {
     /// 3,000 names in `thumbs/` (any time is a name) grow the daemon's table by 3,000; once the
     /// kernel forgets them, the table is back to what it was, and each name has its number again.

@@ -13,9 +13,10 @@ struct LibraryMount {
     /// `mount.path(relative)`.
     func path(_ relative: String) -> String { mount.path(relative) }
 
-    /// Copies the library, mounts it on an empty folder with `arguments`, runs `body`, tears down.
+    /// Copies the library, mounts it on an empty folder with `arguments`, runs `body`, ends the
+    /// mount as `ending` says (by default unmounted and checked: `Mount.finish()`), tears down.
     static func with<T>(_ name: String, arguments: [String] = [], environment: [String: String]? = nil,
-                        prepare: (String) throws -> Void = { _ in },
+                        ending: Mount.Ending = .unmountChecked, prepare: (String) throws -> Void = { _ in },
                         _ body: (LibraryMount) throws -> T) throws -> T {
         let folder = try TempFolder(name)
         defer { folder.remove() }
@@ -23,7 +24,7 @@ struct LibraryMount {
         try prepare(source)
         let point = try folder.makeFolder("mnt")
         return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"),
-                              arguments: arguments, environment: environment) { mount in
+                              arguments: arguments, environment: environment, ending: ending) { mount in
             try body(LibraryMount(folder: folder, source: source, mount: mount))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 import Testing
 import TestSupport
@@ -11,10 +12,10 @@ import TestSupport
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: Ending.allCases)
+    @Test(.mounts, arguments: Ending.allCases)
     func endsCleanlyWhileALargeReadIsInFlight(_ ending: Ending) throws {
         let busy = ending != .fusermount
-        try LibraryMount.with("end-\(ending.rawValue)", prepare: { source in
+        try LibraryMount.with("end-\(ending.rawValue)", ending: .byTheTest, prepare: { source in
             // A large plain file (sparse in the source; read through the mount it is 2 GiB of bytes).
             expectSuccess(try Command.run(["truncate", "-s", "2G", source + "/large.bin"]))
         }) { library in
@@ -49,8 +50,8 @@ import TestSupport
 
     /// SIGKILL cannot be handled; libfuse's auto_unmount helper or our watchdog removes the mount,
     /// so no dead mount is left (WatchdogTests checks the watchdog alone).
-    @Test func aKilledDaemonLeavesNoDeadMount() throws {
-        try LibraryMount.with("sigkill") { library in
+    @Test(.mounts) func aKilledDaemonLeavesNoDeadMount() throws {
+        try LibraryMount.with("sigkill", ending: .byTheTest) { library in
             // The daemon alone, as `kill -9 PID` does: libfuse's auto_unmount helper (a fusermount3)
             // and the watchdog (`mediafs watch-mount`, in a session of its own) survive it.
             #expect(library.mount.signal(SIGKILL) == .signalled(SIGKILL))
@@ -65,14 +66,14 @@ import TestSupport
     }
 
     /// Without --foreground, `mediafs mount` returns once the mount answers; `mediafs unmount` ends it.
-    @Test func backgroundMountAndUnmountCommand() throws {
+    @Test(.mounts) func backgroundMountAndUnmountCommand() throws {
         let folder = try TempFolder("background")
         defer { folder.remove() }
         let source = try folder.copyOfLibrary()
         let point = try folder.makeFolder("mnt")
         let pidFile = folder.path("mediafs.pid")
         defer {
-            if MountInfo.isMounted(point) { _ = try? Command.run(["fusermount3", "-u", "-z", point]) }
+            if KernelMounts.isMountPoint(point) { _ = try? Command.run(["fusermount3", "-u", "-z", point]) }
             if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 kill(pid, SIGKILL)
             }
@@ -81,7 +82,7 @@ import TestSupport
         let mounted = try Command.run([Mount.binary, "mount", "--pid-file", pidFile, "--log-file", folder.path("log"),
                                        "--cache-dir", "", source, point], timeout: 30)
         expectSuccess(mounted)
-        #expect(MountInfo.entries(at: point).contains { $0.fileSystemType == "fuse.mediafs" }, "not mounted on return")
+        #expect(KernelMounts.entries(at: point).contains { $0.fileSystemType == MountOptions.fileSystemType }, "not mounted on return")
         let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         #expect(pid > 0)
         if pid > 0 { Daemons.register(pid) }
@@ -97,7 +98,7 @@ import TestSupport
         #expect(again.exitCode == 1 && again.stderr.contains("already a mount point"), "\(again)")
 
         expectSuccess(try Command.run([Mount.binary, "unmount", point], timeout: 30))
-        #expect(!MountInfo.isMounted(point))
+        #expect(!KernelMounts.isMountPoint(point))
         let deadline = Date(timeIntervalSinceNow: 10)
         while pid > 0 && ChildProcess.isAlive(pid) && Date() < deadline { usleep(20_000) }
         #expect(pid > 0 && !ChildProcess.isAlive(pid), "the daemon outlived its mount")
@@ -126,11 +127,12 @@ import TestSupport
                         "\(arguments): \(result)")
             }
         }
-        #expect(!MountInfo.isMounted(empty))
+        #expect(!KernelMounts.isMountPoint(empty))
     }
 
     /// In a mount namespace of its own where /dev/fuse is not the FUSE device, the mount is refused.
-    @Test func refusesWithoutDevFuse() throws {
+    @Test(.needsRoot(for: "a mount namespace of its own (unshare --mount)"))
+    func refusesWithoutDevFuse() throws {
         let folder = try TempFolder("no-dev-fuse")
         defer { folder.remove() }
         let source = try folder.makeFolder("source")

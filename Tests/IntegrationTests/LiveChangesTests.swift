@@ -6,7 +6,7 @@ import TestSupport
 /// Source changes while mounted, through a real mount whose kernel cache time (30 s) is far longer
 /// than the 2 s allowed: only the watcher's notifications can make a change show in time. Each
 /// check polls with a 2 s deadline from the moment the change is complete, and asserts it held.
-@Suite struct LiveChangesTests {
+@Suite(.mounts) struct LiveChangesTests {
     static let deadline = 2.0
 
     /// A source folder of the test's own, mounted with a long kernel cache time, torn down afterwards.

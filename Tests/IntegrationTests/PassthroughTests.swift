@@ -5,7 +5,7 @@ import TestSupport
 /// Originals read by the kernel straight from the source (FUSE passthrough, Linux 6.9 and later,
 /// as root), and as before through the daemon with `--no-passthrough`: the same bytes either way,
 /// also with several opens of one file at once, reopened, and mapped.
-@Suite struct PassthroughTests {
+@Suite(.mounts) struct PassthroughTests {
     static let passthroughLine = "originals are read by the kernel directly (FUSE passthrough)"
 
     /// Whether this kernel and user can pass files through: Linux 6.9 or later, as root.

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Every kind of write fails with EROFS, and the source is unchanged afterwards.
-@Suite struct ReadOnlyTests {
+@Suite(.mounts) struct ReadOnlyTests {
     @Test func everyWriteFailsWithEROFS() throws {
         try LibraryMount.with("readonly") { library in
             let fingerprint = "cd \"$1\" && find . -printf '%p %s %T@ %m\\n' | sort && find . -type f -print0 | sort -z | xargs -0 md5sum"

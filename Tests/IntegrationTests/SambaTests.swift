@@ -8,10 +8,10 @@ import TestSupport
 /// for byte against the same files read through the mount. SMB clients take a file's size from
 /// the server's `stat` and read that many bytes, so a size that differed from the bytes would come
 /// out padded or cut; mediafs's exact sizes are what make the copies whole.
-@Suite struct SambaTests {
+@Suite(.mounts) struct SambaTests {
     static let film = "movie-1080p.mkv"
 
-    @Test(.enabled(if: getuid() == 0, "needs root: smbd switches to the guest user, and the mount must let it in (allow_other)"),
+    @Test(.needsRoot(for: "smbd, which switches to the guest user, and a mount that lets it in (allow_other)"),
           .enabled(if: SambaServer.program != nil, "smbd is not installed (Debian: apt-get install samba)"),
           .enabled(if: SambaServer.client != nil, "smbclient is not installed (Debian: apt-get install smbclient)"))
     func filesFetchedOverSMBAreTheBytesReadThroughTheMount() throws {

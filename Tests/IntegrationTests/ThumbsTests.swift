@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// thumbs/ through a real mount, checked against the frame index every fixture frame carries.
-@Suite struct ThumbsTests {
+@Suite(.mounts) struct ThumbsTests {
     /// feature-1080p.mp4 (small set): 25 fps, 750 frames, a keyframe every 50 frames.
     @Test func atNamesShowTheFrameAPlayerShows() throws {
         try LibraryMount.with("thumbs-at") { library in

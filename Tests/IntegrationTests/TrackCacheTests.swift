@@ -6,7 +6,7 @@ import TestSupport
 /// Extracted tracks and chapter images in the bounded disk cache, through real mounts: the bound
 /// holds with tracks and thumbnails together, a damaged track file is made again, chapter images
 /// survive a remount, and a daemon killed mid-pass leaves nothing that is served later.
-@Suite struct TrackCacheTests {
+@Suite(.mounts) struct TrackCacheTests {
     /// Bytes of the made files and track sets in the cache folder (the database is not bounded).
     static func cachedBytes(_ cache: String) throws -> Int {
         let result = try Command.shell(#"cd "$1" && du -sb --apparent-size files tracks | awk '{ s += $1 } END { print s }'"#, [cache])
@@ -101,7 +101,7 @@ import TestSupport
         let source = try folder.copyOfLibrary()
         let cache = folder.path("cache")
         var killedPid: pid_t = 0
-        try CacheTests.mounted(folder, source, cache: cache, "mnt1") { mount in
+        try CacheTests.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
             killedPid = mount.daemon.pid
             let names = try Self.trackFiles(mount, "feature-1080p.mp4")
             let reader = try ChildProcess(["/bin/cat", mount.path(names[0])])

@@ -5,7 +5,7 @@ import TestSupport
 
 /// tracks/ through a real mount: names and flags, the files' contents checked with ffprobe and
 /// strict subtitle parsers, whole copies with the usual tools, one pass per file, kept on disk.
-@Suite struct TracksTests {
+@Suite(.mounts) struct TracksTests {
     /// No language preference, so folders keep stream order (the test's environment may set LANG).
     static let plain = ["--languages", ""]
 
@@ -305,8 +305,7 @@ import TestSupport
         let privateFolder = line.components(separatedBy: "tracks are kept in ").last?.components(separatedBy: " until").first ?? ""
         #expect(privateFolder.hasPrefix("/tmp/mediafs-tracks-"), "\(mount.log)")
         #expect(FileManager.default.fileExists(atPath: privateFolder))
-        let (_, status) = try mount.unmount()
-        #expect(status == .exited(0))
+        try mount.finish()
         #expect(!privateFolder.isEmpty && !FileManager.default.fileExists(atPath: privateFolder), "removed at unmount")
     }
 }

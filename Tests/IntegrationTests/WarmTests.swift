@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `mediafs warm`: what is made ahead of time through the mount is not made again.
-@Suite struct WarmTests {
+@Suite(.mounts) struct WarmTests {
     @Test func warmMakesEveryListedImageOnce() throws {
         try LibraryMount.with("warm") { library in
             let clips = library.path("clips")

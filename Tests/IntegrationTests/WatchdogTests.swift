@@ -5,14 +5,15 @@ import TestSupport
 
 /// The mount's watchdog (`mediafs watch-mount`): it removes a mount its daemon left dead, holds
 /// nothing of the daemon's but its pipe, and ends with the daemon however the mount ends.
-@Suite struct WatchdogTests {
-    /// A mount of an empty folder: the watchdog does not care what is served.
+@Suite(.mounts) struct WatchdogTests {
+    /// A mount of an empty folder: the watchdog does not care what is served. Every test here
+    /// ends the mount itself.
     static func withMount<T>(_ name: String, _ body: (Mount) throws -> T) throws -> T {
         let folder = try TempFolder(name)
         defer { folder.remove() }
         let source = try folder.makeFolder("source")
         let point = try folder.makeFolder("mnt")
-        return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), body)
+        return try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), ending: .byTheTest, body)
     }
 
     /// The watchdog of `mount`, checked to be the only one.

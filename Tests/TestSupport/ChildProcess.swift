@@ -1,40 +1,32 @@
 import Foundation
+import FuseBridge
 import Glibc
 
-/// How a child process ended.
-public enum ExitStatus: Equatable, Sendable, CustomStringConvertible {
-    case exited(Int32)
-    case signalled(Int32)
-
-    init(waitStatus status: Int32) {
-        if status & 0x7f == 0 {
-            self = .exited((status >> 8) & 0xff)
-        } else {
-            self = .signalled(status & 0x7f)
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .exited(let code): "exit \(code)"
-        case .signalled(let number): "killed by signal \(number)"
-        }
-    }
-}
+/// How a child process ended: `.exited(code)` or `.signalled(number)` (FuseBridge's `ProcessExit`).
+public typealias ExitStatus = ProcessExit
 
 /// Where a child's standard stream goes. Never a pipe: a child that outlives the test (a daemon)
 /// and holds a pipe of `swift test` open makes `swift test` hang (see PLATFORM-NOTES.md).
 public enum ChildStream: Sendable {
     case null
-    /// A file, created or truncated.
+    /// A file, created or truncated (as standard input: read).
     case file(String)
-    /// A file, created or appended to.
+    /// A file, created or appended to (as standard input: read).
     case appending(String)
+
+    var spawned: Spawn.Stream {
+        switch self {
+        case .null: .null
+        case .file(let path): .file(path)
+        case .appending(let path): .appending(path)
+        }
+    }
 }
 
-/// A process started with `posix_spawn`, in its own process group, with the termination signals
-/// set back to their defaults and none blocked (as a shell would start it), every file descriptor
-/// above 2 closed, and standard streams that are never pipes.
+/// A process started with FuseBridge's `Spawn`, in its own process group, with the termination
+/// signals set back to their defaults and none blocked (as a shell would start it), every file
+/// descriptor above 2 closed, and standard streams that are never pipes. This type adds what a
+/// test needs: waiting with a bound, signals, and reaping in `deinit`.
 ///
 /// It is reaped only through `wait(timeout:)` / `status`, so its exit status can be read exactly
 /// once, here.
@@ -44,65 +36,27 @@ public final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var finalStatus: ExitStatus?
 
-    /// Starts `arguments[0]` (a path, or a name looked up in PATH).
+    /// Starts `arguments[0]` (a path, or a name looked up in PATH; argv[0] is `arguments[0]` as given).
     /// - Throws: `HarnessError` when the program cannot be started.
     public init(_ arguments: [String], stdin: ChildStream = .null, stdout: ChildStream = .null,
                 stderr: ChildStream = .null, directory: String? = nil, environment: [String: String]? = nil) throws {
         precondition(!arguments.isEmpty)
         self.arguments = arguments
-        let executable = try Self.locate(arguments[0])
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
-            switch stream {
-            case .null:
-                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-            case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, fd, path, fd == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            case .appending(let path):
-                posix_spawn_file_actions_addopen(&actions, fd, path, fd == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            }
+        var spawn = Spawn(try Self.locate(arguments[0]), Array(arguments.dropFirst()), argv0: arguments[0])
+        spawn.standardInput = stdin.spawned
+        spawn.standardOutput = stdout.spawned
+        spawn.standardError = stderr.spawned
+        spawn.closesOtherDescriptors = true
+        spawn.grouping = .newProcessGroup
+        spawn.unblocksAllSignals = true
+        spawn.defaultSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2]
+        spawn.workingDirectory = directory
+        spawn.environment = environment
+        do throws(SpawnError) {
+            pid = try spawn.start()
+        } catch {
+            throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(error.code)))")
         }
-        guard let closeFrom = GNUSpawn.addCloseFrom, let changeDirectory = GNUSpawn.addChangeDirectory else {
-            throw HarnessError("glibc without posix_spawn_file_actions_addclosefrom_np/addchdir_np (needs 2.34)")
-        }
-        _ = closeFrom(&actions, 3)
-        if let directory { _ = changeDirectory(&actions, directory) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        var environmentStrings: [String]
-        if let environment {
-            environmentStrings = environment.map { "\($0.key)=\($0.value)" }
-        } else {
-            environmentStrings = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        }
-        environmentStrings.sort()
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environmentStrings.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
-        }
-        self.pid = pid
     }
 
     deinit {
@@ -180,7 +134,10 @@ public final class ChildProcess: @unchecked Sendable {
     static func locate(_ name: String) throws -> String {
         if name.contains("/") { return name }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
-        for folder in path.split(separator: ":") + ["/usr/sbin", "/sbin"] {
+        // As [String]: `split(…) + ["/usr/sbin"]` is inferred as arrays of characters, and the
+        // lookup of a bare name never found anything.
+        let folders: [String] = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
+        for folder in folders {
             let candidate = "\(folder)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }
         }
@@ -193,16 +150,4 @@ public struct HarnessError: Error, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-/// glibc's GNU extensions to posix_spawn, declared only with _GNU_SOURCE and so not imported:
-/// looked up at run time instead.
-enum GNUSpawn {
-    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-
-    static let addCloseFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
-    static let addChangeDirectory: ChangeDirectory? = dlsym(nil, "posix_spawn_file_actions_addchdir_np")
-        .map { unsafeBitCast($0, to: ChangeDirectory.self) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 
 /// The FUSE control filesystem (fusectl): the way out of a connection that no longer answers.
@@ -9,9 +10,9 @@ public enum FuseConnections {
     /// - Returns: whether it is mounted now.
     @discardableResult
     public static func ensureMounted() -> Bool {
-        if MountInfo.entries(at: root).contains(where: { $0.fileSystemType == "fusectl" }) { return true }
+        if KernelMounts.entries(at: root).contains(where: { $0.fileSystemType == "fusectl" }) { return true }
         _ = try? Command.run(["mount", "-t", "fusectl", "fusectl", root], timeout: 10)
-        return MountInfo.entries(at: root).contains { $0.fileSystemType == "fusectl" }
+        return KernelMounts.entries(at: root).contains { $0.fileSystemType == "fusectl" }
     }
 
     /// Aborts connection `number`: every request waiting on it fails at once (ENOTCONN) and the

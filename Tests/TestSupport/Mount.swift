@@ -1,13 +1,18 @@
 import Foundation
+import FuseBridge
 import Glibc
 
 /// A real mediafs mount: `mediafs mount --foreground SOURCE POINT` as a child process, its output
 /// in a log file (never a pipe), ready once the mount point is in /proc/self/mountinfo as
 /// fuse.mediafs and `stat` of it answers.
 ///
-/// Use it through `Mount.with { }` (or call `teardown()` in a `defer`): teardown always runs and,
-/// from gentle to forceful, `fusermount3 -u`, SIGTERM, aborts the FUSE connection, SIGKILL and
-/// `umount -l`, so that no test leaves a mount or a daemon behind whatever happened.
+/// Use it through `Mount.with { }` (or call `teardown()` in a `defer`). When the test's body returns,
+/// `with` ends the mount the orderly way and checks it (`finish()`, Mount+Finish.swift): no
+/// descriptor leaked since the mount answered (`DaemonDescriptors`), `fusermount3 -u` and the
+/// daemon exit 0, else the test fails with the daemon's log; a test that ends its mount itself
+/// says so (`ending: .byTheTest`). Teardown then always runs and, from gentle to forceful,
+/// `fusermount3 -u`, SIGTERM, aborts the FUSE connection, SIGKILL and `umount -l`, so that no
+/// test leaves a mount or a daemon behind whatever happened.
 public final class Mount: @unchecked Sendable {
     /// The mediafs binary: $MEDIAFS_BIN, or .build/debug/mediafs in the package.
     public static var binary: String {
@@ -20,7 +25,10 @@ public final class Mount: @unchecked Sendable {
     public let logPath: String
     public let daemon: ChildProcess
     /// The mountinfo line recorded once the mount was ready: its device names the FUSE connection.
-    public private(set) var entry: MountEntry!
+    public private(set) var entry: KernelMounts.Entry!
+    /// The daemon's descriptors once the mount had answered its first request (a `stat` of its
+    /// root): what `finish()` compares with.
+    public private(set) var descriptorsAtMount: DaemonDescriptors?
     /// What teardown had to do beyond the gentle steps (empty when the mount had already ended).
     public private(set) var teardownSteps: [String] = []
     private var tornDown = false
@@ -62,20 +70,25 @@ public final class Mount: @unchecked Sendable {
 
     deinit { teardown() }
 
-    /// Runs `body` with a mount of `source` on `point` and tears the mount down afterwards in
-    /// every case (also when `body` throws).
+    /// Runs `body` with a mount of `source` on `point`; once it returns, ends the mount as
+    /// `ending` says (by default `finish()`: unmounted and checked), and tears down what is left
+    /// in every case (also when `body` throws, then without checks).
+    /// - Throws: what `body` throws; else, with `.unmountChecked`, `HarnessError` when the
+    ///   daemon leaked descriptors or the unmount failed (see `finish()`).
     public static func with<T>(source: String, point: String, log: String, arguments: [String] = [],
                                timeout: Double = 20, environment: [String: String]? = nil,
-                               _ body: (Mount) throws -> T) throws -> T {
+                               ending: Ending = .unmountChecked, _ body: (Mount) throws -> T) throws -> T {
         let mount = try Mount(source: source, point: point, log: log, arguments: arguments, timeout: timeout,
                               environment: environment)
         defer { mount.teardown() }
-        return try body(mount)
+        let result = try body(mount)
+        if ending == .unmountChecked { try mount.finish() }
+        return result
     }
 
     /// Whether our mount (this connection) is still on the mount point.
     public var isMounted: Bool {
-        MountInfo.entries(at: point).contains { $0.device == entry?.device && $0.fileSystemType == "fuse.mediafs" }
+        KernelMounts.entries(at: point).contains { $0.device == entry?.device && $0.fileSystemType == MountOptions.fileSystemType }
     }
 
     /// The daemon's log so far.
@@ -156,14 +169,17 @@ public final class Mount: @unchecked Sendable {
             if let status = daemon.status {
                 throw HarnessError("mediafs exited (\(status)) before \(point) was mounted; log:\n\(log)")
             }
-            if let found = MountInfo.entries(at: point).last(where: { $0.fileSystemType == "fuse.mediafs" }) {
+            if let found = KernelMounts.entries(at: point).last(where: { $0.fileSystemType == MountOptions.fileSystemType }) {
                 entry = found
                 let stat = try Command.run(["stat", "--", point], timeout: 5)
-                if stat.succeeded { return }
+                if stat.succeeded {
+                    descriptorsAtMount = DaemonDescriptors(of: daemon.pid)
+                    return
+                }
             }
             usleep(30_000)
         }
-        throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(MountInfo.entries(at: point)); log:\n\(log)")
+        throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(KernelMounts.entries(at: point)); log:\n\(log)")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Glibc
 
 /// A folder of one test's own under `/tmp/mediafs-it/<pid>/`, removed by `remove()` (never while
@@ -46,7 +47,7 @@ public final class TempFolder: @unchecked Sendable {
     /// Removes the folder, unless something is still mounted below it (then it stays, and the
     /// final leak check reports the mount).
     public func remove() {
-        guard MountInfo.entries().allSatisfy({ !($0.mountPoint == path || $0.mountPoint.hasPrefix(path + "/")) }) else { return }
+        guard KernelMounts.all().allSatisfy({ !($0.mountPoint == path || $0.mountPoint.hasPrefix(path + "/")) }) else { return }
         if ProcessInfo.processInfo.environment["MEDIAFS_TEST_KEEP"] != nil { return }
         _ = try? Command.run(["rm", "-rf", "--one-file-system", "--", path], timeout: 60)
     }
