@@ -19,7 +19,7 @@ RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 # Debian 12 packages: C libraries to build against, fuse3 for fusermount3, the ffmpeg command and
 # the tools the tests and benchmarks drive.
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
-	libswscale-dev libpng-dev libjpeg-dev libjemalloc-dev ffmpeg ffmpegthumbnailer python3 rsync attr tar \
+	libswscale-dev libpng-dev libjpeg-dev libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil rsync attr tar \
 	util-linux fonts-dejavu-core mkvtoolnix
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

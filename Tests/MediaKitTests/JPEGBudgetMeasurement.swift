@@ -30,7 +30,7 @@ struct JPEGBudgetMeasurement {
         return try times.map { time in
             let request = ThumbnailRequest(streamIndex: video.index, time: time, pick: .exact,
                                            width: size.width, height: size.height)
-            let png = try StoredPNG(service.thumbnail(of: file, request: request).png)
+            let png = try StoredPNG(service.thumbnail(of: file, request: request).bytes)
             return RGBImage(width: png.width, height: png.height, pixels: png.rgb)
         }
     }
