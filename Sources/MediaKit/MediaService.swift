@@ -44,15 +44,18 @@ public protocol MediaService: Sendable {
 
     /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
     /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
-    /// decoding. Nil when the file has none.
+    /// decoding. Nil when the file has none. Its `bytes` are the attached picture as
+    /// `ffmpeg -i F -map 0:v:N -c copy -f image2` writes it, to serve as they are where
+    /// `CoverArt.format` is the format wanted.
     /// - Throws: `MediaError`: `.notMedia`, `.timedOut`.
     func coverArt(path: String, size: Int64) throws -> CoverArt?
 
     /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
     /// and written in `format` at exactly `width` × `height` pixels (scaled if the picture has
     /// another size) and `ImageEncoder.encodedSize(format:width:height:)` bytes. For chapter
-    /// images and covers wanted in another format than the one stored; `JPEGHeader.dimensions`
-    /// gives a stored JPEG's own size without decoding.
+    /// images and covers wanted in another format than the one stored (a stored picture already
+    /// in the format wanted is served as it is: `CoverArt.format`, `ChapterImage.format`);
+    /// `ImageFormat.dimensions(of:)` gives a stored JPEG's or PNG's own size without decoding.
     /// - Throws: `MediaError`: `.unsupported` (no decoder), `.damaged`, `.imageFailed`.
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8]
 }
