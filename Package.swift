@@ -28,9 +28,11 @@ let package = Package(
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // libjpeg-turbo behind one C function that owns the setjmp its error_exit needs.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
-        // Media: probing, frames, thumbnails as PNG; knows no FUSE and no paths of the mount.
-        .target(name: "MediaKit", dependencies: ["CAV", "CPNG"]),
+        // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
+        .target(name: "MediaKit", dependencies: ["CAV", "CPNG", "CJPEG"]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [
             "MediaKit",

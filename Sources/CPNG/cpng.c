@@ -73,6 +73,10 @@ int cpng_write_rgb24(const uint8_t *pixels, uint32_t width, uint32_t height, siz
     png_set_write_fn(png, &sink, cpng_on_write, cpng_on_flush);
     png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    /* The pixels are sRGB (what swscale's RGB output and every player assume): say so, so that
+     * colour-managed viewers show them as the JPEG beside them. The sRGB chunk alone (13 bytes),
+     * without the gAMA and cHRM that png_set_sRGB_gAMA_and_cHRM would add. */
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_compression_level(png, 0);
     png_set_compression_buffer_size(png, zbuffer_size);

@@ -9,8 +9,9 @@ public protocol MediaService: Sendable {
     /// - Throws: `MediaError`.
     func probe(path: String, size: Int64) throws -> MediaInfo
 
-    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a PNG
-    /// of exactly `PNGEncoder.encodedSize(width:height:)` bytes. Safe to call from many threads.
+    /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a file
+    /// in its format of exactly `ImageEncoder.encodedSize(format:width:height:)` bytes. Safe to
+    /// call from many threads.
     /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
     ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
     func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail
@@ -43,16 +44,20 @@ public protocol MediaService: Sendable {
 
     /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
     /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
-    /// decoding. Nil when the file has none.
+    /// decoding. Nil when the file has none. Its `bytes` are the attached picture as
+    /// `ffmpeg -i F -map 0:v:N -c copy -f image2` writes it, to serve as they are where
+    /// `CoverArt.format` is the format wanted.
     /// - Throws: `MediaError`: `.notMedia`, `.timedOut`.
     func coverArt(path: String, size: Int64) throws -> CoverArt?
 
     /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
-    /// and written as a PNG of exactly `width` × `height` pixels (scaled if the picture has
-    /// another size) and `PNGEncoder.encodedSize(width:height:)` bytes. For chapter images and
-    /// covers stored as JPEG; `JPEGHeader.dimensions` gives a JPEG's own size without decoding.
+    /// and written in `format` at exactly `width` × `height` pixels (scaled if the picture has
+    /// another size) and `ImageEncoder.encodedSize(format:width:height:)` bytes. For chapter
+    /// images and covers wanted in another format than the one stored (a stored picture already
+    /// in the format wanted is served as it is: `CoverArt.format`, `ChapterImage.format`);
+    /// `ImageFormat.dimensions(of:)` gives a stored JPEG's or PNG's own size without decoding.
     /// - Throws: `MediaError`: `.unsupported` (no decoder), `.damaged`, `.imageFailed`.
-    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8]
+    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8]
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -132,7 +137,7 @@ public struct LocalMediaService: MediaService {
         try CoverArtReader.read(path: path, timeout: probeTimeout)
     }
 
-    public func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
-        try StillImage.png(bytes: bytes, codec: codec, width: width, height: height)
+    public func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
+        try StillImage.convert(bytes: bytes, codec: codec, width: width, height: height, format: format)
     }
 }

@@ -55,7 +55,7 @@ extension MediaTree {
     static func thumbnail(from cache: DiskCache, key: String, request: ThumbnailRequest) -> Thumbnail? {
         guard let image = image(from: cache, key: key, size: PNGEncoder.encodedSize(width: request.width, height: request.height)),
               let frameTime = image.frameTime else { return nil }
-        return Thumbnail(png: image.png, frameTime: frameTime, isKeyframe: image.isKeyframe ?? false)
+        return Thumbnail(bytes: image.png, format: .png, frameTime: frameTime, isKeyframe: image.isKeyframe ?? false)
     }
 
     /// The image kept on disk under `key`, provided it is a whole PNG of `size` bytes.
@@ -68,7 +68,7 @@ extension MediaTree {
 
     /// Keeps `thumbnail` on disk under `key`; the frame's time and kind go in the index.
     static func store(_ thumbnail: Thumbnail, in cache: DiskCache, key: String) {
-        store(MadeImage(png: thumbnail.png, frameTime: thumbnail.frameTime, isKeyframe: thumbnail.isKeyframe), in: cache, key: key)
+        store(MadeImage(png: thumbnail.bytes, frameTime: thumbnail.frameTime, isKeyframe: thumbnail.isKeyframe), in: cache, key: key)
     }
 
     /// Keeps `image` on disk under `key`; a frame's time and kind go in the index.

@@ -123,7 +123,7 @@ extension MediaTree {
             return MadeImage(png: bytes)
         case .converted(let picture, let codec, let width, let height):
             let bytes = try storedBytes(picture, of: file, media: media)
-            return MadeImage(png: try media.stillImage(bytes: bytes, codec: codec, width: width, height: height))
+            return MadeImage(png: try media.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: .png))
         case .frame(let frame):
             var first: Thumbnail?
             for time in frame.times {
@@ -138,12 +138,12 @@ extension MediaTree {
                     throw error
                 }
                 if made.meanLuma >= ChapterFrameTimes.darkLuma {
-                    return MadeImage(png: made.png, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
+                    return MadeImage(png: made.bytes, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
                 }
                 if first == nil { first = made }
             }
             let chosen = first!
-            return MadeImage(png: chosen.png, frameTime: chosen.frameTime, isKeyframe: chosen.isKeyframe)
+            return MadeImage(png: chosen.bytes, frameTime: chosen.frameTime, isKeyframe: chosen.isKeyframe)
         }
     }
 

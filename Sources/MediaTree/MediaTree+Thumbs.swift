@@ -32,13 +32,13 @@ extension MediaTree {
         images.request(.thumbnail(identity, request), work: { [media, statistics, diskCache] in
             if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
                 TreeStatistics.count(statistics.thumbnailsFromDisk)
-                return MadeImage(png: kept.png, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)
+                return MadeImage(png: kept.bytes, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)
             }
             do {
                 let made = try media.thumbnail(of: file, request: request)
                 TreeStatistics.count(statistics.thumbnailsMade)
                 if let diskCache { Self.store(made, in: diskCache, key: diskKey) }
-                return MadeImage(png: made.png, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
+                return MadeImage(png: made.bytes, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
             } catch {
                 TreeStatistics.count(statistics.thumbnailFailures)
                 throw TreeError.io(path: shownAs, reason: "\(error)")

@@ -31,7 +31,7 @@ import Testing
         #expect(png.count == PNGEncoder.encodedSize(width: width, height: height))
         let read = try StoredPNG(png)
         #expect(read.width == width && read.height == height)
-        #expect(read.chunks == ["IHDR", "IDAT", "IEND"])
+        #expect(read.chunks == ["IHDR", "sRGB", "IDAT", "IEND"])
     }
 
     @Test func differentPicturesOfOneSizeHaveOneLength() throws {
@@ -39,7 +39,14 @@ import Testing
             .map { try PNGEncoder.encode($0).count }
         #expect(Set(sizes) == [PNGEncoder.encodedSize(width: 320, height: 180)])
         // The figure the docs quote.
-        #expect(sizes[0] == 173_073)
+        #expect(sizes[0] == 173_086)
+    }
+
+    /// The sRGB chunk comes right after IHDR: length 1, rendering intent 0 (perceptual).
+    @Test func theFileSaysItsPixelsAreSRGB() throws {
+        let png = try PNGEncoder.encode(Self.noise(3, 2, seed: 4))
+        #expect(Array(png[33 ..< 46].prefix(9)) == [0, 0, 0, 1, 0x73, 0x52, 0x47, 0x42, 0])
+        #expect(try StoredPNG(png).chunks == ["IHDR", "sRGB", "IDAT", "IEND"])
     }
 
     @Test func pixelsComeBackAsTheyWent() throws {

@@ -22,12 +22,12 @@ import TestSupport
         let size = try #require(JPEGHeader.dimensions(art.bytes))
         #expect(size.width == stream.width && size.height == stream.height)
         #expect(size == (600, 900))
-        let png = try media.stillImage(bytes: art.bytes, codec: art.codec, width: 600, height: 900)
+        let png = try media.stillImage(bytes: art.bytes, codec: art.codec, width: 600, height: 900, format: .png)
         #expect(png.count == PNGEncoder.encodedSize(width: 600, height: 900))
         let decoded = try StoredPNG(png)
         #expect(decoded.width == 600 && decoded.height == 900)
         // Scaled when asked for another size, still exact.
-        let small = try media.stillImage(bytes: art.bytes, codec: art.codec, width: 60, height: 90)
+        let small = try media.stillImage(bytes: art.bytes, codec: art.codec, width: 60, height: 90, format: .png)
         #expect(small.count == PNGEncoder.encodedSize(width: 60, height: 90))
     }
 
@@ -66,9 +66,9 @@ import TestSupport
     }
 
     @Test func undecodablePicturesAreErrors() {
-        #expect(throws: MediaError.self) { try media.stillImage(bytes: [0xFF, 0xD8, 0xFF, 0xD9], codec: "mjpeg", width: 8, height: 8) }
-        #expect(throws: MediaError.self) { try media.stillImage(bytes: [1, 2, 3], codec: "no-such-codec", width: 8, height: 8) }
-        #expect(throws: MediaError.self) { try media.stillImage(bytes: [1, 2, 3], codec: "png", width: 0, height: 8) }
+        #expect(throws: MediaError.self) { try media.stillImage(bytes: [0xFF, 0xD8, 0xFF, 0xD9], codec: "mjpeg", width: 8, height: 8, format: .png) }
+        #expect(throws: MediaError.self) { try media.stillImage(bytes: [1, 2, 3], codec: "no-such-codec", width: 8, height: 8, format: .png) }
+        #expect(throws: MediaError.self) { try media.stillImage(bytes: [1, 2, 3], codec: "png", width: 0, height: 8, format: .png) }
     }
 
     @Test func meanLumaTellsBlackFromPictures() {

@@ -35,7 +35,7 @@ struct LibraryVideo {
                    box: ThumbnailBox = .width(320)) throws -> (thumbnail: Thumbnail, png: StoredPNG, index: Int) {
         let request = try request(time, pick, box: box)
         let thumbnail = try service.thumbnail(of: file, request: request)
-        let png = try StoredPNG(thumbnail.png)
+        let png = try StoredPNG(thumbnail.bytes)
         let turns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: video.rotation)
         return (thumbnail, png, FrameIndexStrip.read(png, clockwiseQuarterTurns: turns))
     }

@@ -28,7 +28,7 @@ import Testing
         #expect(abs(thumbnail.frameTime - Double(expected) / Self.fps) < 1e-6)
         #expect(thumbnail.isKeyframe == (expected % 50 == 0))
         #expect(png.width == 320 && png.height == 180)
-        #expect(thumbnail.png.count == PNGEncoder.encodedSize(width: 320, height: 180))
+        #expect(thumbnail.bytes.count == PNGEncoder.encodedSize(width: 320, height: 180))
     }
 
     @Test func aTimePastTheEndHasNoFrame() throws {
@@ -114,7 +114,7 @@ import Testing
         #expect(png.width == 320 && png.height == 569)
         #expect(index == 45)
         #expect(ThumbnailGeometry.clockwiseQuarterTurns(rotation: phone.video.rotation) == 3)
-        #expect(thumbnail.png.count == PNGEncoder.encodedSize(width: 320, height: 569))
+        #expect(thumbnail.bytes.count == PNGEncoder.encodedSize(width: 320, height: 569))
         let reference = try FFmpegFrames.frame(phone.file.path, at: 1.5, width: 320, height: 569)
         #expect(Self.meanDifference(png.rgb, reference) < 4)
     }
@@ -151,7 +151,7 @@ import Testing
         let uhd = try LibraryVideo("clips/uhd-4k.mp4")  // 10 fps in the small set
         let (thumbnail, png, index) = try uhd.thumbnail(LocalMediaService(), at: 0.5, box: .full)
         #expect(png.width == 3840 && png.height == 2160 && index == 5)
-        #expect(thumbnail.png.count == PNGEncoder.encodedSize(width: 3840, height: 2160))
+        #expect(thumbnail.bytes.count == PNGEncoder.encodedSize(width: 3840, height: 2160))
         let vp9 = try LibraryVideo("clips/clip-vp9.webm")  // 30 fps
         #expect(try alone(vp9, 2.5).index == 75)
     }
@@ -196,7 +196,7 @@ import Testing
             let request = ThumbnailRequest(streamIndex: 0, time: time, pick: pick, width: 320, height: 180)
             return try service.thumbnail(of: file, request: request)
         }
-        #expect(try FrameIndexStrip.read(StoredPNG(thumbnail(cutURL, 5.0).png)) == 119)
+        #expect(try FrameIndexStrip.read(StoredPNG(thumbnail(cutURL, 5.0).bytes)) == 119)
         for pick in [FramePick.exact, .nearestKeyframe] {
             #expect {
                 _ = try thumbnail(cutURL, 20.0, pick)
@@ -289,13 +289,13 @@ import Testing
         try FileManager.default.copyItem(atPath: feature.file.path, toPath: path)
         let first = MediaFile(path: path, size: feature.file.size, modificationNanoseconds: 1)
         let request = try feature.request(1.0)
-        #expect(try FrameIndexStrip.read(StoredPNG(service.thumbnail(of: first, request: request).png)) == 25)
+        #expect(try FrameIndexStrip.read(StoredPNG(service.thumbnail(of: first, request: request).bytes)) == 25)
         #expect(service.thumbnails.pool.count == 1)
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.copyItem(atPath: phone.file.path, toPath: path)
         let second = MediaFile(path: path, size: phone.file.size, modificationNanoseconds: 2)
         let turned = try phone.request(1.5)
-        let png = try StoredPNG(service.thumbnail(of: second, request: turned).png)
+        let png = try StoredPNG(service.thumbnail(of: second, request: turned).bytes)
         let turns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: phone.video.rotation)
         #expect(FrameIndexStrip.read(png, clockwiseQuarterTurns: turns) == 45)
         #expect(service.thumbnails.pool.count == 1)

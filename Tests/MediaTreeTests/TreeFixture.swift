@@ -38,9 +38,9 @@ final class CountingMediaService: MediaService {
         try inner.coverArt(path: path, size: size)
     }
 
-    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
+    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
         counts.withLock { $0["still image", default: 0] += 1 }
-        return try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height)
+        return try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
     }
 
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }

@@ -11,8 +11,9 @@
 
 /*
  * Writes an 8-bit RGB PNG of `width` x `height` pixels into `out`: compression level 0 (stored
- * deflate blocks), filter NONE on every row, no interlace and no optional chunks, so the file is
- * signature, IHDR, IDAT..., IEND and its length depends only on the size and `zbuffer_size`.
+ * deflate blocks), filter NONE on every row, no interlace, and one optional chunk, sRGB with
+ * perceptual rendering intent, so the file is signature, IHDR, sRGB, IDAT..., IEND and its length
+ * depends only on the size and `zbuffer_size`.
  *
  * `pixels` holds `height` rows of `3 * width` bytes, each row `stride` bytes after the previous.
  * `zbuffer_size` is libpng's compression buffer size: the IDAT chunk size, and the space zlib

@@ -158,4 +158,8 @@ public struct ChapterImage: Codable, Sendable, Equatable {
         self.bytes = bytes
         self.codec = codec
     }
+
+    /// The format the image is stored in, where mediafs can serve it as it is (`bytes`, byte for
+    /// byte): JPEG or PNG; nil for another codec, which is converted (`MediaService.stillImage`).
+    public var format: ImageFormat? { ImageFormat(codec: codec) }
 }

@@ -15,6 +15,11 @@ public struct CoverArt: Codable, Sendable, Equatable {
         self.codec = codec
         self.streamIndex = streamIndex
     }
+
+    /// The format the picture is stored in, where mediafs can serve it as it is (`bytes`, byte for
+    /// byte, `bytes.count` long): JPEG or PNG. Nil for another codec (BMP, GIF, …), which is
+    /// converted (`MediaService.stillImage`).
+    public var format: ImageFormat? { ImageFormat(codec: codec) }
 }
 
 extension MediaInfo.Stream {

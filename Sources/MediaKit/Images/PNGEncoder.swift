@@ -2,22 +2,23 @@ import CPNG
 
 /// Writes RGB pictures as PNG files whose length is known from the size alone.
 ///
-/// The file is always: signature, IHDR, one IDAT, IEND. The IDAT holds a zlib stream at
+/// The file is always: signature, IHDR, sRGB (the pixels are sRGB; rendering intent perceptual),
+/// one IDAT, IEND. The IDAT holds a zlib stream at
 /// compression level 0, so the pixels are stored, not compressed: each row is a filter byte (0,
 /// NONE) and `3 * width` bytes, cut into stored deflate blocks whose count depends only on the row
 /// length and the number of rows. That is what lets the tree report a thumbnail's exact size at
 /// `stat` time, from the probe, without decoding (see `encodedSize(width:height:)`). The price is
-/// size: about 3 bytes a pixel (a 320×180 thumbnail is 173,073 bytes).
+/// size: about 3 bytes a pixel (a 320×180 thumbnail is 173,086 bytes).
 public enum PNGEncoder {
     /// The largest side accepted, in pixels; keeps the single IDAT chunk under 2³¹ bytes.
     public static let maximumSide = 16_384
 
     /// The exact length in bytes of the PNG `encode` makes for a `width` × `height` picture.
     ///
-    /// 8 (signature) + 25 (IHDR) + 12 + zlib (one IDAT) + 12 (IEND), where the zlib stream is a
-    /// 2-byte header, the filtered rows, 5 bytes per stored block, and a 4-byte Adler-32.
+    /// 8 (signature) + 25 (IHDR) + 13 (sRGB) + 12 + zlib (one IDAT) + 12 (IEND), where the zlib
+    /// stream is a 2-byte header, the filtered rows, 5 bytes per stored block, and a 4-byte Adler-32.
     public static func encodedSize(width: Int, height: Int) -> Int {
-        8 + 25 + 12 + zlibStreamLength(width: width, height: height) + 12
+        8 + 25 + 13 + 12 + zlibStreamLength(width: width, height: height) + 12
     }
 
     /// Encodes `image` (8-bit RGB) as a PNG of exactly `encodedSize(width:height:)` bytes.

@@ -1,22 +1,24 @@
 import CAV
 import Glibc
 
-/// Turns one encoded picture (a JPEG chapter image or cover, or any still image libavcodec
-/// decodes) into a PNG of a given size, written by `PNGEncoder` so that its length is known from
-/// the size alone.
+/// Turns one encoded picture (a JPEG or PNG chapter image or cover, or any still image libavcodec
+/// decodes) into a PNG or JPEG of a given size, written by `ImageEncoder` so that its length is
+/// known from the size alone.
 public enum StillImage {
     /// The most pixels a picture may have to be decoded (8192 × 8192): a bound on memory whatever
     /// a damaged or hostile file claims.
     public static let maximumPixels = 1 << 26
 
     /// Decodes `bytes` with the decoder for `codec` (FFmpeg's codec name: `mjpeg`, `png`, `bmp`,
-    /// …) and writes the picture as a PNG of `width` × `height` pixels (scaled where the decoded
-    /// picture has another size), exactly `PNGEncoder.encodedSize(width:height:)` bytes long.
+    /// …) and writes the picture in `format` at `width` × `height` pixels (scaled where the decoded
+    /// picture has another size), exactly `ImageEncoder.encodedSize(format:width:height:)` bytes
+    /// long. The same format as stored is re-encoded too (at the size asked for): serving the
+    /// stored bytes instead is the caller's choice.
     /// The corresponding C functions are `avcodec_send_packet` and `avcodec_receive_frame`.
     /// - Throws: `MediaError.unsupported` for a codec libavcodec cannot decode, `.damaged` for
     ///   bytes it cannot decode, `.imageFailed` for a bad size.
-    static func png(bytes: [UInt8], codec: String, width: Int, height: Int) throws -> [UInt8] {
-        guard width >= 1, height >= 1, width <= PNGEncoder.maximumSide, height <= PNGEncoder.maximumSide else {
+    static func convert(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
+        guard width >= 1, height >= 1, width <= ImageEncoder.maximumSide, height <= ImageEncoder.maximumSide else {
             throw MediaError.imageFailed(reason: "a picture of \(width)x\(height) pixels")
         }
         guard !bytes.isEmpty, bytes.count <= FileReader.maximumRead else {
@@ -49,6 +51,6 @@ public enum StillImage {
             throw MediaError.damaged(reason: "the \(codec) picture gave no image: \(averrorText(received))")
         }
         let image = try Scaler().scale(frame, width: width, height: height)
-        return try PNGEncoder.encode(image)
+        return try ImageEncoder.encode(image, format: format)
     }
 }

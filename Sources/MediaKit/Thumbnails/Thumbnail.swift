@@ -19,7 +19,7 @@ public enum ThumbnailBox: Codable, Sendable, Hashable {
     case full
 }
 
-/// One frame to make into a PNG. Plain values, so it can cross a process boundary.
+/// One frame to make into a picture file. Plain values, so it can cross a process boundary.
 public struct ThumbnailRequest: Codable, Sendable, Hashable {
     /// The container index of the video stream to take the frame from.
     public var streamIndex: Int
@@ -30,20 +30,28 @@ public struct ThumbnailRequest: Codable, Sendable, Hashable {
     /// The output size in pixels, from `ThumbnailGeometry.outputSize`, after rotation.
     public var width: Int
     public var height: Int
+    /// The file format to write: the file is exactly
+    /// `ImageEncoder.encodedSize(format:width:height:)` bytes.
+    public var format: ImageFormat
 
-    public init(streamIndex: Int, time: Double, pick: FramePick, width: Int, height: Int) {
+    /// A request for a `format` file (PNG unless asked otherwise).
+    public init(streamIndex: Int, time: Double, pick: FramePick, width: Int, height: Int, format: ImageFormat = .png) {
         self.streamIndex = streamIndex
         self.time = time
         self.pick = pick
         self.width = width
         self.height = height
+        self.format = format
     }
 }
 
-/// A made thumbnail: the PNG and what frame it shows.
+/// A made thumbnail: the picture file and what frame it shows.
 public struct Thumbnail: Codable, Sendable, Equatable {
-    /// The PNG file's bytes; exactly `PNGEncoder.encodedSize(width:height:)` long.
-    public var png: [UInt8]
+    /// The file's bytes, in `format`: exactly `ImageEncoder.encodedSize(format:width:height:)` long
+    /// for the request's width and height.
+    public var bytes: [UInt8]
+    /// The format of `bytes` (the request's).
+    public var format: ImageFormat
     /// The presentation time of the frame shown, in seconds from the stream's first frame (as
     /// `ThumbnailRequest.time`), to the microsecond.
     public var frameTime: Double
@@ -52,11 +60,17 @@ public struct Thumbnail: Codable, Sendable, Equatable {
     /// The picture's mean luma, 0 (black) to 255 (white) (`RGBImage.meanLuma`): lets a caller
     /// tell a black frame (a fade-in) from a picture.
     public var meanLuma: Double
+    /// For a JPEG, the libjpeg quality (1–100) its budget allowed (`JPEGEncoder.Encoded.quality`);
+    /// nil for a PNG, or a JPEG written as the mosaic fallback.
+    public var jpegQuality: Int?
 
-    public init(png: [UInt8], frameTime: Double, isKeyframe: Bool, meanLuma: Double = 0) {
-        self.png = png
+    public init(bytes: [UInt8], format: ImageFormat, frameTime: Double, isKeyframe: Bool, meanLuma: Double = 0,
+                jpegQuality: Int? = nil) {
+        self.bytes = bytes
+        self.format = format
         self.frameTime = frameTime
         self.isKeyframe = isKeyframe
         self.meanLuma = meanLuma
+        self.jpegQuality = jpegQuality
     }
 }

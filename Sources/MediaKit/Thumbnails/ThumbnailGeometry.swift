@@ -1,7 +1,8 @@
 /// The pixel size of a thumbnail, worked out from the probe alone.
 ///
-/// The tree calls this at `stat` time to know a PNG's size without decoding (`PNGEncoder`'s length
-/// depends only on width and height), so it is plain integer arithmetic on `MediaInfo` values:
+/// The tree calls this at `stat` time to know a picture file's size without decoding (the length
+/// `ImageEncoder` writes in either format depends only on width and height), so it is plain
+/// integer arithmetic on `MediaInfo` values:
 /// the same stream and box give the same size on every call and every machine.
 public enum ThumbnailGeometry {
     public struct Size: Codable, Sendable, Hashable, CustomStringConvertible {
@@ -16,12 +17,12 @@ public enum ThumbnailGeometry {
 
     /// The size of the thumbnail of `stream` fitted in `box`: the display size (coded size × sample
     /// aspect ratio, turned for a 90°/270° display matrix), scaled down with its aspect kept to
-    /// fit the box (never up), each side at least 1 and at most `PNGEncoder.maximumSide`.
+    /// fit the box (never up), each side at least 1 and at most `ImageEncoder.maximumSide`.
     ///
     /// Nil for a stream without a size (not video) or a box with a side below 1.
     public static func outputSize(of stream: MediaInfo.Stream, box: ThumbnailBox) -> Size? {
         guard let display = displaySize(of: stream) else { return nil }
-        let limit = PNGEncoder.maximumSide
+        let limit = ImageEncoder.maximumSide
         switch box {
         case .width(let w):
             guard w >= 1 else { return nil }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Makes thumbnails: takes a decode session for the file and stream (a kept one when it can
 /// continue, else a new one), picks the frame, scales it (tone-mapping HDR) and turns it, and
-/// writes the PNG.
+/// writes the PNG or JPEG.
 /// Safe to call from many threads at once; each call uses its own session.
 final class ThumbnailMaker: Sendable {
     let limits: ThumbnailLimits
@@ -25,7 +25,7 @@ final class ThumbnailMaker: Sendable {
     /// - Throws: `MediaError` (see `MediaService.thumbnail(of:request:)`).
     func make(file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
         guard request.width >= 1, request.height >= 1,
-              request.width <= PNGEncoder.maximumSide, request.height <= PNGEncoder.maximumSide else {
+              request.width <= ImageEncoder.maximumSide, request.height <= ImageEncoder.maximumSide else {
             throw MediaError.imageFailed(reason: "a thumbnail of \(request.width)x\(request.height) pixels")
         }
         guard request.time.isFinite else {
@@ -61,8 +61,16 @@ final class ThumbnailMaker: Sendable {
         let frameTime = session.seconds(forPts: frame.pts)
         let isKeyframe = frame.isKeyframe
         pool.checkIn(session)
-        return Thumbnail(png: try PNGEncoder.encode(upright), frameTime: frameTime, isKeyframe: isKeyframe,
-                         meanLuma: upright.meanLuma)
+        let luma = upright.meanLuma
+        switch request.format {
+        case .png:
+            return Thumbnail(bytes: try PNGEncoder.encode(upright), format: .png, frameTime: frameTime,
+                             isKeyframe: isKeyframe, meanLuma: luma)
+        case .jpeg:
+            let jpeg = try JPEGEncoder.encode(upright)
+            return Thumbnail(bytes: jpeg.bytes, format: .jpeg, frameTime: frameTime, isKeyframe: isKeyframe,
+                             meanLuma: luma, jpegQuality: jpeg.quality)
+        }
     }
 }
 
