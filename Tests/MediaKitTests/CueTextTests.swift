@@ -1,7 +1,7 @@
 @testable import MediaKit
 import Testing
 
-/// ASS event text to SubRip/WebVTT cue text, cue times, and file-name-safe text: pure functions.
+/// ASS event text to SubRip/WebVTT cue text, and cue times: pure functions.
 @Suite struct CueTextTests {
     @Test func italicBoldUnderlineBecomeTagsAndOtherOverridesGo() {
         #expect(ASSText.cueText(#"{\i1}fra #1 :{\i0} Voix"#, flavor: .srt) == "<i>fra #1 :</i> Voix")
@@ -53,12 +53,5 @@ import Testing
         #expect(CueTime.text(59_999, separator: ".") == "00:00:59.999")
         #expect(CueTime.text(360_000_000, separator: ".") == "100:00:00.000")
         #expect(CueTime.text(-5, separator: ".") == "00:00:00.000")
-    }
-
-    @Test func fileNameText() {
-        #expect(FileNameText.safe(" a/b\u{0}c\u{85}d\u{2028}e  f ", maxBytes: 100) == "a-b c d e f")
-        #expect(FileNameText.safe("ééé", maxBytes: 5) == "éé")
-        #expect(FileNameText.safe("ab cd", maxBytes: 3) == "ab")
-        #expect(FileNameText.prefix("e\u{301}x", maxBytes: 2) == "")  // no half of "é" (e + combining accent)
     }
 }
