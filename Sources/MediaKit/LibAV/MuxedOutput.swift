@@ -1,7 +1,8 @@
 import CAV
 
-/// One output file written by a libavformat muxer with a single stream copied from the source:
-/// the one owner of the output `AVFormatContext` and its I/O context, freed in `deinit`.
+/// One output file written by a libavformat muxer with a single stream, either copied from the
+/// source (remuxed) or made by an encoder (converted subtitles): the one owner of the output
+/// `AVFormatContext` and its I/O context, freed in `deinit`.
 ///
 /// The context is bit-exact (`AVFMT_FLAG_BITEXACT`): the Matroska muxer then writes no random
 /// segment or track UIDs, no date and no library version, so the same source gives the same bytes.
@@ -33,6 +34,16 @@ final class MuxedOutput {
         }
     }
 
+    /// Opens `path` for writing with the muxer `muxer` (`srt`, `webvtt`), adds a stream with the
+    /// codec of `encoder`, and writes the header, as the ffmpeg command does for an encoded
+    /// stream. Blocking I/O is interrupted once `deadline` has passed.
+    /// - Throws: `MediaError.library` when the muxer refuses the stream or the file cannot be opened.
+    convenience init(muxer: String, path: String, encoder: SubtitleEncoder, deadline: Deadline) throws {
+        try self.init(muxer: muxer, path: path, timeBase: encoder.timeBase, deadline: deadline) { stream, _ in
+            try encoder.copyParameters(to: stream.pointee.codecpar)
+        }
+    }
+
     /// Opens the file, adds one stream with `timeBase` as a hint, lets `configure` fill in the
     /// stream and the muxer's options, and writes the header.
     /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
@@ -61,6 +72,12 @@ final class MuxedOutput {
         try check(avio_open2(&ctx.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil), "avio_open2")
         try check(avformat_write_header(ctx, &options), "avformat_write_header")
         self.timeBase = stream.pointee.time_base
+    }
+
+    /// Whether the muxer takes a packet at the same time as the one before (`AVFMT_TS_NONSTRICT`);
+    /// otherwise times must strictly increase. Neither kind takes a time that goes back.
+    var allowsEqualTimes: Bool {
+        (context.pointee.oformat.pointee.flags & AVFMT_TS_NONSTRICT) != 0
     }
 
     /// Writes one packet of the stream, already in `timeBase`. The muxer does not take the packet.
