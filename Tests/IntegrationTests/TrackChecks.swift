@@ -24,13 +24,14 @@ enum TrackChecks {
         return min(starts), max(s + d for s, d in zip(starts, durations)), max(durations)
 
     SRT_TIME = re.compile(r"^(\d\d):(\d\d):(\d\d),(\d\d\d) --> (\d\d):(\d\d):(\d\d),(\d\d\d)$")
-    VTT_TIME = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
+    # WebVTT may leave the hours out: the ffmpeg command's muxer writes them only from the first hour on.
+    VTT_TIME = re.compile(r"^(?:(\d\d+):)?(\d\d):(\d\d)\.(\d\d\d) --> (?:(\d\d+):)?(\d\d):(\d\d)\.(\d\d\d)$")
 
     def _ms(h, m, s, f):
         assert int(m) < 60 and int(s) < 60
-        return ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + int(f)
+        return ((int(h or 0) * 60 + int(m)) * 60 + int(s)) * 1000 + int(f)
 
-    def _cues(lines, timing, numbered, what):
+    def _cues(lines, timing, numbered, what, last_at_end=False):
         cues, i = [], 0
         while i < len(lines):
             if numbered:
@@ -47,7 +48,7 @@ enum TrackChecks {
                 text.append(lines[i])
                 i += 1
             assert text, f"{what}: cue {len(cues) + 1} has no text"
-            assert i < len(lines), f"{what}: cue {len(cues) + 1} is not ended by a blank line"
+            assert i < len(lines) or last_at_end, f"{what}: cue {len(cues) + 1} is not ended by a blank line"
             i += 1
             cues.append((start, end, "\n".join(text)))
         return cues
@@ -59,12 +60,13 @@ enum TrackChecks {
         return _cues(text.split("\n")[:-1], SRT_TIME, True, what)
 
     def parse_vtt(data, what="vtt"):
-        """WebVTT as mediafs writes it: the header, a blank line, cues without identifiers."""
+        """WebVTT as mediafs (and the ffmpeg command) writes it: the header, a blank line, cues
+        without identifiers, each but the last ended by a blank line."""
         text = data.decode("utf-8")
         assert "\r" not in text and text.endswith("\n"), f"{what}: line ends"
         lines = text.split("\n")[:-1]
         assert lines[:2] == ["WEBVTT", ""], f"{what}: header {lines[:2]!r}"
-        return _cues(lines[2:], VTT_TIME, False, what)
+        return _cues(lines[2:], VTT_TIME, False, what, last_at_end=True)
 
     def read(path):
         with open(path, "rb") as f:

@@ -39,6 +39,20 @@ enum FFprobe {
         return (first, last - first, packets.map(\.duration).max() ?? 0, packets.count)
     }
 
+    /// `ffmpeg -i FILE -map 0:s:N -c:s CODEC OUTPUT`: the ffmpeg command's own conversion of
+    /// subtitle stream `n` (as `-map 0:s:N` counts) with the encoder `codec` (`srt`, `webvtt`) into
+    /// `output`, whose extension picks the muxer; the bytes it wrote. With `bitExact`, the input
+    /// and output are bit-exact (`-fflags +bitexact`, and `-flags:s +bitexact` for the encoder).
+    static func ffmpegSubtitles(_ path: String, subtitle n: Int, codec: String, output: String,
+                                bitExact: Bool = false) throws -> Data {
+        let input = bitExact ? ["-fflags", "+bitexact"] : []
+        let flags = bitExact ? ["-fflags", "+bitexact", "-flags:s", "+bitexact"] : []
+        let result = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y"] + input + ["-i", path, "-map", "0:s:\(n)",
+                                      "-c:s", codec] + flags + [output], timeout: 60)
+        guard result.succeeded else { throw Failure(description: "\(result)") }
+        return try Data(contentsOf: URL(fileURLWithPath: output))
+    }
+
     /// `ffmpeg -i FILE -map 0:s:N -f srt -`: the ffmpeg command's own conversion to SubRip, with
     /// the CR LF it puts between the lines of one cue made LF like every other line end.
     static func ffmpegSRT(_ path: String, subtitle n: Int) throws -> String {

@@ -45,8 +45,10 @@ enum SubtitleFileParser {
     }
 
     /// WebVTT: `WEBVTT` then a blank line, then cues: an optional identifier line (without `-->`),
-    /// `HH:MM:SS.mmm --> HH:MM:SS.mmm`, non-empty text lines without `-->`, a blank line. Start
-    /// times do not go back. Character references in the text are decoded (`&amp;` → `&`).
+    /// `[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm` (hours only when needed, as the ffmpeg command's muxer
+    /// writes them), non-empty text lines without `-->`, a blank line (or the end of the file
+    /// after the last cue). Start times do not go back. Character references in the text are
+    /// decoded (`&amp;` → `&`).
     static func vtt(_ content: String) throws -> [ParsedCue] {
         guard !content.contains("\r") else { throw SubtitleParseError("carriage return in VTT") }
         var lines = content.components(separatedBy: "\n")
@@ -56,7 +58,7 @@ enum SubtitleFileParser {
         var i = 2
         while i < lines.count {
             if !lines[i].contains("-->") { i += 1 }  // an identifier
-            guard i < lines.count, let (start, end) = timing(lines[i], separator: ".") else {
+            guard i < lines.count, let (start, end) = timing(lines[i], separator: ".", hoursOptional: true) else {
                 throw SubtitleParseError("line \(i + 1): bad timing")
             }
             if let previous = cues.last, start < previous.start { throw SubtitleParseError("line \(i + 1): start goes back") }
@@ -68,7 +70,6 @@ enum SubtitleFileParser {
                 i += 1
             }
             guard !text.isEmpty else { throw SubtitleParseError("cue \(cues.count + 1) has no text") }
-            guard i < lines.count else { throw SubtitleParseError("cue \(cues.count + 1) is not ended by a blank line") }
             i += 1
             let joined = text.joined(separator: "\n")
             guard !joined.contains(where: { $0 == "<" }) || joined.range(of: #"<(?!/?[ibu]>)"#, options: .regularExpression) == nil else {
@@ -81,14 +82,17 @@ enum SubtitleFileParser {
         return cues
     }
 
-    /// `HH:MM:SS<sep>mmm --> HH:MM:SS<sep>mmm` exactly, start ≤ end; milliseconds.
-    static func timing(_ line: String, separator: Character) -> (Int, Int)? {
+    /// `HH:MM:SS<sep>mmm --> HH:MM:SS<sep>mmm` exactly (`MM:SS<sep>mmm` too when `hoursOptional`),
+    /// start ≤ end; milliseconds.
+    static func timing(_ line: String, separator: Character, hoursOptional: Bool = false) -> (Int, Int)? {
         let parts = line.components(separatedBy: " --> ")
-        guard parts.count == 2, let start = time(parts[0], separator), let end = time(parts[1], separator), start <= end else { return nil }
+        guard parts.count == 2, let start = time(parts[0], separator, hoursOptional: hoursOptional),
+              let end = time(parts[1], separator, hoursOptional: hoursOptional), start <= end else { return nil }
         return (start, end)
     }
 
-    static func time(_ text: String, _ separator: Character) -> Int? {
+    static func time(_ text: String, _ separator: Character, hoursOptional: Bool = false) -> Int? {
+        if hoursOptional && text.count == 9 { return time("00:" + text, separator) }
         let chars = Array(text)
         guard chars.count >= 12, chars[chars.count - 4] == separator, chars[chars.count - 7] == ":", chars[chars.count - 10] == ":" else { return nil }
         let hours = String(chars[0..<(chars.count - 10)])

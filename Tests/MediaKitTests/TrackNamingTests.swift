@@ -179,6 +179,13 @@ import TestSupport
         #expect(TrackLanguage(stored: "fre").englishName == LanguageCode("fra")?.englishName)
     }
 
+    @Test func fileNameText() {
+        #expect(FileNameText.safe(" a/b\u{0}c\u{85}d\u{2028}e  f ", maxBytes: 100) == "a-b c d e f")
+        #expect(FileNameText.safe("ééé", maxBytes: 5) == "éé")
+        #expect(FileNameText.safe("ab cd", maxBytes: 3) == "ab")
+        #expect(FileNameText.prefix("e\u{301}x", maxBytes: 2) == "")  // no half of "é" (e + combining accent)
+    }
+
     @Test func codecNamesAndLayouts() {
         #expect(["aac", "ac3", "eac3", "dts", "opus", "vorbis", "flac", "mp3", "truehd", "pcm_s24le"].map(TrackLabels.codecName)
             == ["AAC", "AC-3", "E-AC-3", "DTS", "Opus", "Vorbis", "FLAC", "MP3", "TrueHD", "PCM"])

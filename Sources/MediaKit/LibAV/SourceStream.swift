@@ -26,14 +26,4 @@ struct SourceStream {
     }
 
     var codecParameters: UnsafeMutablePointer<AVCodecParameters> { stream.pointee.codecpar }
-
-    /// `value` in this stream's time base, shifted to the file's start, in milliseconds (rounded to nearest).
-    func milliseconds(_ value: Int64) -> Int64 {
-        av_rescale_q(value - offset, timeBase, AVRational(num: 1, den: 1000))
-    }
-
-    /// A duration in this stream's time base, in milliseconds.
-    func durationMilliseconds(_ value: Int64) -> Int64 {
-        av_rescale_q(value, timeBase, AVRational(num: 1, den: 1000))
-    }
 }

@@ -1,24 +1,15 @@
 import CAV
 
 /// A text subtitle decoder (SubRip, ASS/SSA, mov_text, WebVTT, …): the one owner of its
-/// `AVCodecContext`, freed in `deinit`. libavcodec's text decoders all give ASS events.
+/// `AVCodecContext`, freed in `deinit`. libavcodec's text decoders all give ASS events, and an
+/// ASS script header (`subtitle_header`) that the encoders read the styles from.
 final class SubtitleDecoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
 
-    /// What one packet decodes to.
-    struct Decoded {
-        /// The ASS event lines of the subtitle's rectangles
-        /// (`ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`).
-        var events: [String]
-        /// Milliseconds after the packet's time at which it shows and stops showing; the end is
-        /// nil when neither the decoder nor the packet gives one.
-        var startOffset: Int64
-        var endOffset: Int64?
-    }
-
     /// Opens the decoder for `source`'s codec, with its parameters (the ASS header, mov_text's
-    /// style box) and its time base. The corresponding C functions are `avcodec_find_decoder`,
-    /// `avcodec_parameters_to_context` and `avcodec_open2`.
+    /// style box) and its time base, as the ffmpeg command opens it.
+    /// The corresponding C functions are `avcodec_find_decoder`, `avcodec_parameters_to_context`
+    /// and `avcodec_open2`.
     /// - Throws: `MediaError.trackUnavailable` when libavcodec has no decoder, `.library` when it fails to open.
     init(source: SourceStream) throws {
         let parameters = source.codecParameters
@@ -35,27 +26,31 @@ final class SubtitleDecoder {
         try check(avcodec_open2(ctx, codec, nil), "avcodec_open2")
     }
 
-    /// Decodes one packet; nil when it holds no subtitle.
-    /// The corresponding C functions are `avcodec_decode_subtitle2` and `avsubtitle_free`.
+    /// Decodes one packet, whose times must already be shifted as the output wants them (the
+    /// subtitle's `pts` is the packet's, in microseconds); nil when it gives no subtitle.
+    /// The corresponding C function is `avcodec_decode_subtitle2`.
     /// - Throws: `MediaError.library` when the packet cannot be decoded.
-    func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws -> Decoded? {
-        var subtitle = AVSubtitle()
+    func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws -> Subtitle? {
+        let subtitle = Subtitle()
         var got: Int32 = 0
-        try check(avcodec_decode_subtitle2(context, &subtitle, &got, packet), "avcodec_decode_subtitle2")
-        guard got != 0 else { return nil }
-        defer { avsubtitle_free(&subtitle) }
-        var events: [String] = []
-        for i in 0..<Int(subtitle.num_rects) {
-            if let rect = subtitle.rects?[i], let ass = rect.pointee.ass {
-                events.append(String(cString: ass))
-            }
+        try check(avcodec_decode_subtitle2(context, &subtitle.value, &got, packet), "avcodec_decode_subtitle2")
+        return got != 0 ? subtitle : nil
+    }
+
+    /// Asks the decoder for what it still holds at the end of the stream, with an empty packet as
+    /// the ffmpeg command does (only decoders with a delay give anything); nil when nothing.
+    /// - Throws: `MediaError.library`.
+    func flush() throws -> Subtitle? {
+        let empty = try Packet()
+        return try decode(empty.pointer)
+    }
+
+    /// The ASS script header the decoder made (`[Script Info]`, styles); empty when it made none.
+    var subtitleHeader: [UInt8] {
+        guard let ctx = context, let header = ctx.pointee.subtitle_header, ctx.pointee.subtitle_header_size > 0 else {
+            return []
         }
-        let start = Int64(subtitle.start_display_time)
-        let end = subtitle.end_display_time
-        // libavcodec fills the end from the packet's duration when the decoder does not say;
-        // UInt32.max is the decoders' "until the next one".
-        let endOffset: Int64? = end > subtitle.start_display_time && end != UInt32.max ? Int64(end) : nil
-        return Decoded(events: events, startOffset: start, endOffset: endOffset)
+        return Array(UnsafeBufferPointer(start: header, count: Int(ctx.pointee.subtitle_header_size)))
     }
 
     deinit {

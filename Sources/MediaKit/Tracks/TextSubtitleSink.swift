@@ -1,88 +1,72 @@
 import CAV
 
-/// Decodes a text subtitle stream once and writes its cues to the `.srt` and `.vtt` entries of
-/// that stream, as they come (nothing is held but the cue waiting for its end).
+/// Decodes a text subtitle stream once and writes its `.srt` and `.vtt` entries as the ffmpeg
+/// command writes them (`-map 0:s:N -c:s srt`, `-c:s webvtt`), cue by cue as the packets come:
+/// nothing is held but the decoder's and encoders' state and the muxers' I/O buffers.
 ///
-/// A cue starts at the packet's time (shifted to the file's start) plus the decoder's start offset
-/// and ends at its end offset, which libavcodec takes from the packet's duration; a cue without an
-/// end ends where the next one starts, or at the end of the file. A packet that does not decode is
-/// left out and counted, and the others are kept.
+/// Each packet is decoded with its times shifted by the file's start time, as the ffmpeg command
+/// shifts them before its decoder sees them; libavcodec then times the subtitle from the packet
+/// (microseconds) and gives its end from the decoder or the packet's duration. A packet that does
+/// not decode, and a subtitle without a time, is left out and counted; the others are kept.
 final class TextSubtitleSink: TrackSink {
     let entries: [TrackPlan.Entry]
     private(set) var packetsSeen = 0
     private let source: SourceStream
     private let decoder: SubtitleDecoder
-    private let files: [PendingFile]
-    private let writers: [CueWriter]
-    private var waiting: (start: Int64, events: [String])?
+    private let files: [SubtitleFile]
     private var skipped = 0
 
     /// - Parameter paths: the final path of each entry, in the order of `entries`.
-    /// - Throws: `MediaError.trackUnavailable` (no decoder), `.output`, `.library`.
-    init(entries: [TrackPlan.Entry], source: SourceStream, paths: [String]) throws {
+    /// - Throws: `MediaError.trackUnavailable` (no decoder or encoder), `.output`, `.library`.
+    init(entries: [TrackPlan.Entry], source: SourceStream, paths: [String], deadline: Deadline) throws {
         self.entries = entries
         self.source = source
-        decoder = try SubtitleDecoder(source: source)
-        let codec = source.codecParameters.pointee.codec_id
-        let dialect: ASSText.Dialect = codec == AV_CODEC_ID_ASS || codec == AV_CODEC_ID_SSA ? .script : .decoded
-        var files: [PendingFile] = []
-        var writers: [CueWriter] = []
-        for (entry, path) in zip(entries, paths) {
-            let file = try PendingFile(finalPath: path)
-            files.append(file)
-            writers.append(try CueWriter(format: entry.output == .subtitleSRT ? .srt : .webvtt, dialect: dialect, path: file.temporaryPath))
+        let decoder = try SubtitleDecoder(source: source)
+        self.decoder = decoder
+        files = try zip(entries, paths).map { entry, path in
+            try SubtitleFile(format: entry.output == .subtitleSRT ? .srt : .webvtt, decoder: decoder,
+                             source: source, finalPath: path, deadline: deadline)
         }
-        self.files = files
-        self.writers = writers
     }
 
+    /// Decodes the packet, its times shifted for the decoder and put back after (the stream's
+    /// other sinks read them), and writes the subtitle it gives to every file.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         packetsSeen += 1
+        let saved = (packet.pointee.pts, packet.pointee.dts)
+        defer { (packet.pointee.pts, packet.pointee.dts) = saved }
         let none = cav_nopts_value()
-        let time = packet.pointee.pts != none ? packet.pointee.pts : packet.pointee.dts
-        guard time != none, packet.pointee.size > 0 else {
-            skipped += time == none ? 1 : 0
-            return
-        }
-        let packetStart = source.milliseconds(time)
-        let decoded: SubtitleDecoder.Decoded?
+        if packet.pointee.pts != none { packet.pointee.pts -= source.offset }
+        if packet.pointee.dts != none { packet.pointee.dts -= source.offset }
+        let subtitle: Subtitle?
         do {
-            decoded = try decoder.decode(packet)
+            subtitle = try decoder.decode(packet)
         } catch {
             skipped += 1
             return
         }
-        let start = packetStart + (decoded?.startOffset ?? 0)
-        if let waiting {
-            try emit(start: waiting.start, end: max(waiting.start, start), events: waiting.events)
-            self.waiting = nil
-        }
-        guard let decoded, !decoded.events.isEmpty else { return }
-        if let end = decoded.endOffset {
-            try emit(start: start, end: packetStart + end, events: decoded.events)
-        } else {
-            waiting = (start, decoded.events)
-        }
+        try write(subtitle)
     }
 
+    /// Takes what the decoder still holds, then completes the files.
     func finish(_ end: PassEnd) throws -> [ExtractedTrack] {
-        if let waiting {
-            try emit(start: waiting.start, end: max(waiting.start, end.endMilliseconds ?? waiting.start), events: waiting.events)
-            self.waiting = nil
+        // A decoder that fails here loses nothing written; the ffmpeg command logs it and goes on.
+        if let last = try? decoder.flush() { try write(last) }
+        return try files.map { file in
+            ExtractedTrack(path: file.finalPath, size: try file.finish(), units: file.cues,
+                           skippedPackets: skipped, cutShort: end.cutShort)
         }
-        for writer in writers { try writer.close() }
-        var tracks: [ExtractedTrack] = []
-        for (file, writer) in zip(files, writers) {
-            let size = try file.commit()
-            tracks.append(ExtractedTrack(path: file.finalPath, size: size, units: writer.count,
-                                         skippedPackets: skipped, cutShort: end.cutShort))
-        }
-        return tracks
     }
 
-    private func emit(start: Int64, end: Int64, events: [String]) throws {
-        for writer in writers {
-            try writer.write(start: start, end: end, events: events)
+    /// Writes a subtitle to every file, as the ffmpeg command does: one with nothing to show is
+    /// not written, one without a time is left out and counted.
+    private func write(_ subtitle: Subtitle?) throws {
+        guard let subtitle, !subtitle.isEmpty else { return }
+        guard subtitle.pts != nil else {
+            skipped += 1
+            return
         }
+        subtitle.moveStartIntoTime()
+        for file in files { try file.write(subtitle) }
     }
 }

@@ -14,7 +14,7 @@ extension TrackExtractor {
     /// as cut short too.
     /// The corresponding C function is `av_read_frame`.
     func readAll() -> PassEnd {
-        var end = PassEnd(cutShort: nil, endMilliseconds: nil)
+        var end = PassEnd(cutShort: nil)
         let relay: PacketRelay
         do {
             relay = try PacketRelay()
@@ -77,7 +77,6 @@ extension TrackExtractor {
            media < declared - max(2000, declared / 50) {
             end.cutShort = "the file ends after \(Double(media) / 1000) s of the \(Double(declared) / 1000) s it declares"
         }
-        end.endMilliseconds = end.cutShort == nil ? declared ?? lastMilliseconds : lastMilliseconds
         return end
     }
 

@@ -4,8 +4,8 @@ import CAV
 /// packet goes to the sinks of its stream, which write their outputs to disk as they go.
 ///
 /// Streams that no entry needs are discarded in the demuxer. Memory stays bounded: the packets in
-/// the relay between the reading and the writing thread (`PacketRelay`), each output's muxer or
-/// 64 KiB text buffer, and at most one cue per subtitle stream.
+/// the relay between the reading and the writing thread (`PacketRelay`), each output's muxer, and
+/// per text subtitle stream its decoder and an encoder per converted file.
 final class TrackExtractor {
     private let input: InputFile
     private let folder: String
@@ -79,7 +79,9 @@ final class TrackExtractor {
         }
         let text = usable.filter { $0.output == .subtitleSRT || $0.output == .subtitleWebVTT }
         if !text.isEmpty {
-            attempt(text) { try TextSubtitleSink(entries: text, source: source, paths: text.map(self.finalPath)) }
+            attempt(text) {
+                try TextSubtitleSink(entries: text, source: source, paths: text.map(self.finalPath), deadline: self.input.deadline)
+            }
         }
         for entry in usable where !text.contains(entry) {
             attempt([entry]) {

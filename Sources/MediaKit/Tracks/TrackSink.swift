@@ -22,7 +22,4 @@ protocol TrackSink: AnyObject {
 struct PassEnd {
     /// Why reading stopped early (truncated or damaged source), nil when it reached the end.
     var cutShort: String?
-    /// The end of the file in milliseconds from its start, from the container's duration or else
-    /// the last packet read; ends a subtitle cue that had no duration of its own.
-    var endMilliseconds: Int64?
 }
