@@ -54,7 +54,7 @@ import TestSupport
         let video = try #require(try service.probe(path: path, size: size).streams.first { $0.isMovingVideo })
         #expect(video.isDolbyVisionOnly)
         let request = ThumbnailRequest(streamIndex: video.index, time: 1, pick: .exact, width: 320, height: 180)
-        let png = try StoredPNG(try service.thumbnail(of: file, request: request).png)
+        let png = try StoredPNG(try service.thumbnail(of: file, request: request).bytes)
         let distance = ColorDistance(png.rgb, try ToneMapReference.frame(path, at: 1.0, width: 320, height: 180))
         #expect(distance.worstChannel <= ToneMapReference.tolerance, "\(distance)")
     }
@@ -66,7 +66,7 @@ import TestSupport
         let request = try clip.request(1.0)
         let thumbnail = try LocalMediaService().thumbnail(of: clip.file, request: request)
         let scaled = try Self.swscaleOnly(clip, at: 1.0, width: request.width, height: request.height)
-        #expect(try StoredPNG(thumbnail.png).rgb == scaled)
+        #expect(try StoredPNG(thumbnail.bytes).rgb == scaled)
     }
 
     /// The converter's choice: PQ and HLG frames are tone-mapped, colours the frame leaves
