@@ -16,6 +16,7 @@ public enum ErrnoMapping {
         case .noAttribute: return ENODATA
         case .unsupportedNamespace: return EOPNOTSUPP
         case .tooLarge: return ERANGE
+        case .stale: return ESTALE
         }
     }
 }

@@ -5,11 +5,14 @@ import MediaTree
 /// Folders: the listing is taken once at `opendir` and served by offset.
 extension FuseFileSystem {
     func opendir(_ inode: UInt64, info: FileInfo, request: Request) {
-        do {
-            HandleSlot.store(DirectoryHandle(inode: inode, listing: try tree.list(inode)), in: info.pointer)
-            request.reply(open: info.pointer)
-        } catch {
-            request.fail(error, "listing of inode \(inode)")
+        tree.list(inode) { result in
+            switch result {
+            case .success(let listing):
+                HandleSlot.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
+                request.reply(open: info.pointer)
+            case .failure(let error):
+                request.fail(error, "listing of inode \(inode)")
+            }
         }
     }
 
@@ -29,15 +32,15 @@ extension FuseFileSystem {
         var used = 0
         var index = Int(offset)
         while index < handle.count {
-            let name: String
+            let name: [UInt8]
             var entry = fuse_entry_param()
             if index < DirectoryHandle.dots {
-                name = index == 0 ? "." : ".."
+                name = index == 0 ? [0x2E, 0] : [0x2E, 0x2E, 0]
                 entry.attr.st_ino = ino_t(handle.inode)
                 entry.attr.st_mode = S_IFDIR
             } else {
                 let listed = handle.listing[index - DirectoryHandle.dots]
-                name = listed.name
+                name = listed.name.bytes + [0]
                 entry.attr = listed.attributes.stat
                 // An entry known by name and type only goes without attributes (node id 0): the
                 // kernel then lists it and caches nothing, and looks it up when someone stats it.
@@ -50,9 +53,12 @@ extension FuseFileSystem {
             }
             let next = off_t(index + 1)
             let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
-            let needed = plus
-                ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
-                : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+            let needed = name.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { text in
+                    plus ? fuse_add_direntry_plus(request.raw, start, size - used, text.baseAddress!, &entry, next)
+                        : fuse_add_direntry(request.raw, start, size - used, text.baseAddress!, &entry.attr, next)
+                }
+            }
             if used + needed > size { break }
             if entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
                 // Dropped: the same entry as a name only, in the same space (the size of a
@@ -61,7 +67,11 @@ extension FuseFileSystem {
                 entry.generation = 0
                 entry.attr_timeout = 0
                 entry.entry_timeout = 0
-                _ = fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                _ = name.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        fuse_add_direntry_plus(request.raw, start, size - used, $0.baseAddress!, &entry, next)
+                    }
+                }
             }
             used += needed
             index += 1

@@ -9,13 +9,13 @@ extension FuseFileSystem {
     ///
     /// Where the number found was dropped before the reply (the kernel forgot the node meanwhile),
     /// the tree is asked again, which numbers the node again; `attempts` bounds that.
-    func lookup(parent: UInt64, name: String, request: Request, attempts: Int = 3) {
+    func lookup(parent: UInt64, name: Name, request: Request, attempts: Int = 3) {
         tree.lookup(parent: parent, name: name) { [self] result in
             switch result {
             case .success(let attributes):
                 if request.reply(entry: attributes) { return }
                 if attempts > 1 { return lookup(parent: parent, name: name, request: request, attempts: attempts - 1) }
-                request.fail(TreeError.io(path: name, reason: "its inode number was dropped at every lookup"),
+                request.fail(TreeError.io(path: name.escaped, reason: "its inode number was dropped at every lookup"),
                              "lookup of \(name) in inode \(parent)")
             case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
             }
@@ -70,13 +70,16 @@ extension FuseFileSystem {
 
     /// The attribute names, each followed by a NUL; with `size` 0, only the list's length.
     func listxattr(_ inode: UInt64, size: Int, request: Request) {
-        do {
-            let list = try tree.extendedAttributeNames(of: inode).reduce(into: [UInt8]()) { $0 += Array($1.utf8) + [0] }
-            if size == 0 { return request.reply(xattrSize: list.count) }
-            guard list.count <= size else { return request.fail(TreeError.tooLarge, "listxattr") }
-            list.withUnsafeBytes { request.reply(bytes: $0) }
-        } catch {
-            request.fail(error, "listxattr of inode \(inode)")
+        tree.extendedAttributeNames(of: inode) { result in
+            switch result {
+            case .success(let names):
+                let list = names.reduce(into: [UInt8]()) { $0 += Array($1.utf8) + [0] }
+                if size == 0 { return request.reply(xattrSize: list.count) }
+                guard list.count <= size else { return request.fail(TreeError.tooLarge, "listxattr") }
+                list.withUnsafeBytes { request.reply(bytes: $0) }
+            case .failure(let error):
+                request.fail(error, "listxattr of inode \(inode)")
+            }
         }
     }
 

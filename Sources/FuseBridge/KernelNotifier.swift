@@ -65,14 +65,18 @@ public final class KernelNotifier: InvalidationSink {
     /// still there keeps its dentry and anything mounted below it (which `inval_entry` would
     /// detach). A name that is gone is dropped by that lookup. Kernels before 6.2 cannot expire only
     /// (ENOSYS): then the name is invalidated.
-    private func notifyEntry(_ session: OpaquePointer, parent: UInt64, name: String) -> Int32 {
-        name.withCString { text in
-            if !expiryUnsupported.load(ordering: .relaxed) {
-                let result = fuse_lowlevel_notify_expire_entry(session, fuse_ino_t(parent), text, strlen(text), FUSE_LL_EXPIRE_ONLY)
-                if result != -ENOSYS { return result }
-                expiryUnsupported.store(true, ordering: .relaxed)
+    private func notifyEntry(_ session: OpaquePointer, parent: UInt64, name: Name) -> Int32 {
+        (name.bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                let text = chars.baseAddress!
+                let length = name.bytes.count
+                if !expiryUnsupported.load(ordering: .relaxed) {
+                    let result = fuse_lowlevel_notify_expire_entry(session, fuse_ino_t(parent), text, length, FUSE_LL_EXPIRE_ONLY)
+                    if result != -ENOSYS { return result }
+                    expiryUnsupported.store(true, ordering: .relaxed)
+                }
+                return fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), text, length)
             }
-            return fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), text, strlen(text))
         }
     }
 

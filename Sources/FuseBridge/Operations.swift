@@ -20,7 +20,8 @@ enum Operations {
         }
         ops.lookup = { req, parent, name in
             let request = Request(req!)
-            let name = String(cString: name!)
+            // A name is bytes: it need not be UTF-8.
+            let name = Name(bytes: Array(UnsafeRawBufferPointer(start: name!, count: strlen(name!))))
             request.fileSystem.async(request) { $0.fileSystem.lookup(parent: UInt64(parent), name: name, request: $0) }
         }
         ops.forget = { req, ino, nlookup in

@@ -49,19 +49,10 @@ final class FileReader {
         }
         guard offset >= 0, offset < length else { return [] }
         let wanted = Int(min(Int64(count), length - offset))
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, filled in
-            filled = 0
-            while filled < wanted {
-                let n = pread(descriptor, buffer.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = errno; return }
-                if n == 0 { return }
-                filled += n
-            }
+        switch PositionalRead.read(descriptor, offset: offset, count: wanted) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw MediaError.io(function: "pread", code: failure.code)
         }
-        guard failure == 0 else { throw MediaError.io(function: "pread", code: failure) }
-        return bytes
     }
 
     /// Exactly `count` bytes from `offset`.

@@ -7,7 +7,7 @@
 struct ChangeBatcher {
     var quiet: Double = 0.25
     var longest: Double = 1.0
-    private var pending: [String: (first: Double, last: Double)] = [:]
+    private var pending: [SourcePath: (first: Double, last: Double)] = [:]
     private var everythingSince: Double?
 
     init(quiet: Double = 0.25, longest: Double = 1.0) {
@@ -16,7 +16,7 @@ struct ChangeBatcher {
     }
 
     /// Records an event for `rel` at `now`.
-    mutating func note(_ rel: String, at now: Double) {
+    mutating func note(_ rel: SourcePath, at now: Double) {
         if let seen = pending[rel] {
             pending[rel] = (seen.first, now)
         } else {
@@ -46,7 +46,7 @@ struct ChangeBatcher {
             pending = [:]
             return SourceChanges(everything: true)
         }
-        var due: Set<String> = []
+        var due: Set<SourcePath> = []
         for (rel, seen) in pending where min(seen.first + longest, seen.last + quiet) <= now {
             due.insert(rel)
         }

@@ -9,7 +9,7 @@ final class Inotify {
     struct Event: Equatable {
         var watch: Int32
         var mask: UInt32
-        var name: String
+        var name: Name
 
         func has(_ bits: Int32) -> Bool { mask & UInt32(bitPattern: bits) != 0 }
     }
@@ -32,8 +32,8 @@ final class Inotify {
 
     /// Watches the folder at `path`; the watch's number (the same for a folder already watched).
     /// - Throws: the `errno` (ENOSPC: the per-user limit of watches is reached).
-    func watch(_ path: String) throws(Errno) -> Int32 {
-        let wd = inotify_add_watch(descriptor, path, Self.folderEvents)
+    func watch(_ path: AbsolutePath) throws(Errno) -> Int32 {
+        let wd = path.withCString { inotify_add_watch(descriptor, $0, Self.folderEvents) }
         guard wd >= 0 else { throw Errno(errno) }
         return wd
     }
@@ -55,7 +55,8 @@ final class Inotify {
         while offset + header <= count {
             let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
             let nameLength = Int(event.len)
-            let name = nameLength == 0 ? "" : String(cString: (buffer + offset + header).assumingMemoryBound(to: CChar.self))
+            let start = (buffer + offset + header).assumingMemoryBound(to: UInt8.self)
+            let name = Name(bytes: nameLength == 0 ? [] : Array(UnsafeBufferPointer(start: start, count: strnlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), nameLength))))
             events.append(Event(watch: event.wd, mask: event.mask, name: name))
             offset += header + nameLength
         }

@@ -2,10 +2,10 @@
 /// created, removed, renamed (both names), written or whose attributes changed; or everything, when
 /// the record of changes was lost (the kernel's event queue overflowed).
 public struct SourceChanges: Sendable, Equatable {
-    public var paths: Set<String>
+    public var paths: Set<SourcePath>
     public var everything: Bool
 
-    public init(paths: Set<String> = [], everything: Bool = false) {
+    public init(paths: Set<SourcePath> = [], everything: Bool = false) {
         self.paths = paths
         self.everything = everything
     }
@@ -16,7 +16,7 @@ public struct SourceChanges: Sendable, Equatable {
 /// Something the kernel may hold that a source change made stale.
 public enum Invalidation: Hashable, Sendable {
     /// The name `name` in the folder numbered `parent`: the kernel must look it up again.
-    case entry(parent: UInt64, name: String)
+    case entry(parent: UInt64, name: Name)
     /// The node numbered `inode`: its attributes and cached bytes must be asked for again.
     case inode(UInt64)
 }

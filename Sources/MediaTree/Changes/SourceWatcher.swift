@@ -22,8 +22,8 @@ final class SourceWatcher: @unchecked Sendable {
     private let limitReached = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     // Touched by the watcher's thread only.
-    private var folders: [String: Int32] = [:]
-    private var watches: [Int32: String] = [:]
+    private var folders: [SourcePath: Int32] = [:]
+    private var watches: [Int32: SourcePath] = [:]
     private var batcher: ChangeBatcher
 
     /// - Parameter root: the source folder's absolute path, with links resolved.
@@ -69,7 +69,7 @@ final class SourceWatcher: @unchecked Sendable {
     }
 
     private func run() {
-        watchTree(from: "")
+        watchTree(from: .root)
         var polled = [pollfd(fd: inotify.descriptor, events: Int16(POLLIN), revents: 0),
                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
         while true {
@@ -102,7 +102,7 @@ final class SourceWatcher: @unchecked Sendable {
         if event.has(IN_Q_OVERFLOW) {
             logger.notice("the source's change events overflowed the kernel's queue: everything is looked at again")
             batcher.noteEverything(at: now)
-            watchTree(from: "")
+            watchTree(from: .root)
             return
         }
         if event.has(IN_IGNORED) {
@@ -110,15 +110,15 @@ final class SourceWatcher: @unchecked Sendable {
             return
         }
         guard let folder = watches[event.watch] else { return }
-        guard !event.name.isEmpty else {
+        guard !event.name.bytes.isEmpty else {
             // The folder itself: its own name is reported by its parent's watch, except the root's.
-            if folder.isEmpty && (event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF)) {
+            if folder.isRoot && (event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF)) {
                 logger.warning("the source folder \(root) was removed or moved")
                 batcher.noteEverything(at: now)
             }
             return
         }
-        let rel = RelPath.join(folder, event.name)
+        let rel = folder.appending(event.name)
         if event.has(IN_ISDIR) {
             if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) { unwatchTree(at: rel) }
             if event.has(IN_CREATE) || event.has(IN_MOVED_TO) { watchTree(from: rel) }
@@ -127,10 +127,10 @@ final class SourceWatcher: @unchecked Sendable {
     }
 
     /// Watches the folder at `start` and every folder under it (not through links).
-    private func watchTree(from start: String) {
+    private func watchTree(from start: SourcePath) {
         var stack = [start]
         while let rel = stack.popLast() {
-            let path = rel.isEmpty ? root : root + "/" + rel
+            let path = AbsolutePath(bytes: rel.isRoot ? Array(root.utf8) : Array(root.utf8) + [0x2F] + rel.bytes)
             do {
                 let wd = try inotify.watch(path)
                 watches[wd] = rel
@@ -146,13 +146,13 @@ final class SourceWatcher: @unchecked Sendable {
             } catch {
                 continue  // gone meanwhile, or not readable: nothing to show in it either
             }
-            stack += Self.subfolders(of: path).map { RelPath.join(rel, $0) }
+            stack += Self.subfolders(of: path).map { rel.appending($0) }
         }
     }
 
     /// Stops watching `rel` and the folders under it (moved away or removed).
-    private func unwatchTree(at rel: String) {
-        for (folder, wd) in folders where RelPath.isWithin(folder, rel) {
+    private func unwatchTree(at rel: SourcePath) {
+        for (folder, wd) in folders where folder.isWithin(rel) {
             folders[folder] = nil
             watches[wd] = nil
             inotify.unwatch(wd)
@@ -160,12 +160,12 @@ final class SourceWatcher: @unchecked Sendable {
     }
 
     /// The names of the folders in the folder at `path` (symbolic links are not followed).
-    private static func subfolders(of path: String) -> [String] {
-        let entries = (try? DirectoryReader.entries(of: path)) ?? []
-        return entries.filter { entry in
+    private static func subfolders(of path: AbsolutePath) -> [Name] {
+        ((try? DirectoryReader.entries(of: path)) ?? []).filter { entry in
             guard entry.type == DT_UNKNOWN else { return entry.type == DT_DIR }
             var st = stat()
-            return lstat(path + "/" + entry.name, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            return AbsolutePath(bytes: path.bytes + [0x2F] + entry.name.bytes).withCString { lstat($0, &st) } == 0
+                && (st.st_mode & S_IFMT) == S_IFDIR
         }.map(\.name)
     }
 

@@ -7,7 +7,7 @@ enum ChapterDocuments {
     /// The JSON document: every edition with its flags and every chapter with every title, and the
     /// listed chapters with their numbers, file names and chosen titles. `imageNames[i]` is the
     /// image file of `folder.entries[i]`, nil where that chapter has no image.
-    static func json(_ folder: ChapterFolder, fileName: String, preferred: [String], imageNames: [String?]) -> [UInt8] {
+    static func json(_ folder: ChapterListing, fileName: String, preferred: [String], imageNames: [String?]) -> [UInt8] {
         let list = folder.list
         var numbers: [Int: Int] = [:]
         for entry in folder.entries { numbers[entry.index] = entry.number }
@@ -39,7 +39,7 @@ enum ChapterDocuments {
     /// The OGM form: `CHAPTER01=HH:MM:SS.mmm` and `CHAPTER01NAME=Title` for each listed chapter,
     /// numbered from 01 (wider beyond 99), with the chosen titles; control characters in a title
     /// become spaces so that each stays on its line. UTF-8, `\n` line ends.
-    static func ogm(_ folder: ChapterFolder) -> [UInt8] {
+    static func ogm(_ folder: ChapterListing) -> [UInt8] {
         let width = max(2, String(folder.entries.count).count)
         var text = ""
         for entry in folder.entries {

@@ -1,3 +1,5 @@
+import MediaKit
+
 /// What `thumbs/` lists: a periodic set across the duration and the quarter boundaries, like
 /// AVFoundation's periodic and boundary time observers. Listing makes no image.
 public enum ThumbnailListing {
@@ -9,16 +11,21 @@ public enum ThumbnailListing {
     /// The names listed for a video lasting `duration` seconds: the periodic ones in time order
     /// (which is also their order by name), then the quarters. `interval`: whole seconds between
     /// periodic names, or nil for automatic.
-    public static func names(duration: Double, interval: Int?) -> [String] {
+    public static func names(duration: Double, interval: Int?, format: ImageFormat = .png) -> [String] {
+        times(duration: duration, interval: interval).map { $0.stem + "." + format.fileExtension }
+    }
+
+    /// What `names` lists, before the extension: each name's stem and the time it means.
+    static func times(duration: Double, interval: Int?) -> [(stem: String, time: TimeText.Value)] {
         guard duration > 0, duration.isFinite else { return [] }
         let step = interval ?? automaticInterval(duration: duration)
-        var names: [String] = []
+        var listed: [(stem: String, time: TimeText.Value)] = []
         var t = 0
         while Double(t) < duration {
-            names.append("at-" + TimeText.sortable(seconds: t, duration: duration) + ".png")
+            listed.append(("at-" + TimeText.sortable(seconds: t, duration: duration), .seconds(Double(t))))
             t += step
         }
-        return names + ["at-25%.png", "at-50%.png", "at-75%.png"]
+        return listed + [25.0, 50, 75].map { ("at-\(Int($0))%", .percent($0)) }
     }
 
     /// The smallest interval of the ladder that keeps the periodic names within `maxPeriodic`.

@@ -1,17 +1,20 @@
 import MediaKit
 
 /// A name in `thumbs/`: `at-<time>[@<size>].png` (frame-accurate) or `near-<time>[@<size>].png`
-/// (nearest keyframe). The grammar is in Docs/LAYOUT.md.
+/// (nearest keyframe), or the same with `.jpg`. The grammar is in Docs/LAYOUT.md.
 public struct ThumbnailName: Hashable, Sendable {
     public var pick: FramePick
     public var time: TimeText.Value
     /// nil: the mount's default box (`--thumb-size`).
     public var box: ThumbnailBox?
+    /// From the extension: `.png` or `.jpg` (`.jpeg` too).
+    public var format: ImageFormat
 
-    public init(pick: FramePick, time: TimeText.Value, box: ThumbnailBox? = nil) {
+    public init(pick: FramePick, time: TimeText.Value, box: ThumbnailBox? = nil, format: ImageFormat = .png) {
         self.pick = pick
         self.time = time
         self.box = box
+        self.format = format
     }
 
     /// The largest width or height a size may ask for.
@@ -19,8 +22,10 @@ public struct ThumbnailName: Hashable, Sendable {
 
     /// The name's meaning, or nil when `name` is not a thumbnail name.
     public static func parse(_ name: String) -> ThumbnailName? {
-        guard name.hasSuffix(".png") else { return nil }
-        let stem = name.dropLast(4)
+        guard let dot = name.lastIndex(of: "."), let format = ImageFormat(fileExtension: name[name.index(after: dot)...]) else {
+            return nil
+        }
+        let stem = name[..<dot]
         let pick: FramePick
         let rest: Substring
         if stem.hasPrefix("at-") {
@@ -34,9 +39,9 @@ public struct ThumbnailName: Hashable, Sendable {
         }
         let pieces = rest.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard let time = TimeText.parse(pieces[0]) else { return nil }
-        guard pieces.count == 2 else { return ThumbnailName(pick: pick, time: time) }
+        guard pieces.count == 2 else { return ThumbnailName(pick: pick, time: time, format: format) }
         guard let box = parseBox(pieces[1]) else { return nil }
-        return ThumbnailName(pick: pick, time: time, box: box)
+        return ThumbnailName(pick: pick, time: time, box: box, format: format)
     }
 
     /// `320w`, `180h`, `640x360` or `full`.

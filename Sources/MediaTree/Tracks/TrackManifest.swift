@@ -82,7 +82,7 @@ struct TrackManifest: Codable, Equatable {
                 let path = folder + "/" + id
                 var info = stat()
                 guard let checksum = track.checksum, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) == size else { return nil }
-                outcomes[id] = .made(TrackFile(path: path, size: size, cutShort: track.cutShort, checksum: checksum))
+                outcomes[id] = .made(CachedTrack(path: path, size: size, cutShort: track.cutShort, checksum: checksum))
             } else {
                 outcomes[id] = .failed(reason: track.error ?? "not made")
             }

@@ -14,7 +14,7 @@ struct TrackSetKey: Hashable, Sendable {
 }
 
 /// A track file kept in the cache folder, complete under its final name.
-struct TrackFile: Sendable, Equatable {
+struct CachedTrack: Sendable, Equatable {
     /// `<cache>/tracks/<key>/<group>/<name>`.
     var path: String
     /// Bytes; the same on every extraction from the same source (the output is bit-exact).
@@ -29,7 +29,7 @@ struct TrackFile: Sendable, Equatable {
 /// What one pass gave: for every entry of its part of the plan, the file or why there is none.
 struct TrackSet: Sendable {
     enum Outcome: Sendable, Equatable {
-        case made(TrackFile)
+        case made(CachedTrack)
         case failed(reason: String)
     }
 

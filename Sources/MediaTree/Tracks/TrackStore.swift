@@ -89,7 +89,7 @@ final class TrackStore: Sendable {
     /// Whether `file`, open as `descriptor`, holds the bytes its manifest says: checked once per
     /// mount (files this mount made are trusted). A damaged file removes its whole set from the
     /// disk, to be made again.
-    func check(_ file: TrackFile, descriptor: Int32, key: TrackSetKey, plan: TrackPlan) -> Bool {
+    func check(_ file: CachedTrack, descriptor: Int32, key: TrackSetKey, plan: TrackPlan) -> Bool {
         guard let checksum = file.checksum else { return true }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return false }

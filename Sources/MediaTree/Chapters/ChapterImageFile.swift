@@ -1,0 +1,61 @@
+import MediaKit
+
+/// A chapter's image in `chapters/`, `NN HHhMMmSSs Title.png` (or `.jpg`): its artwork, the
+/// cover, or a frame near its start (`ImagePlan`), with the chapter's times and title as
+/// extended attributes.
+final class ChapterImageFile: MadeFile {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let entry: ChapterListing.Entry
+    let plan: ImagePlan
+
+    static let kind = "chapter-image"
+
+    init?(folder: ChaptersFolder, entry: ChapterListing.Entry, format: ImageFormat, tree: MediaTree) {
+        guard let plan = tree.chapterImagePlan(of: folder.version, entry: entry, format: format) else { return nil }
+        let name = entry.name(format)
+        version = folder.version
+        self.entry = entry
+        self.plan = plan
+        placement = folder.placement(of: name)
+        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
+    }
+
+    func size(in tree: MediaTree) throws -> Int { plan.size }
+
+    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        tree.picture(plan, of: version, shownAs: shownAs) { reply($0.map(\.bytes)) }
+    }
+
+    private var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.chapters)/\(placement!.name)" }
+
+    /// What every chapter image carries; none of them needs the image.
+    static let chapterAttributes = [
+        "user.mediafs.chapter.start", "user.mediafs.chapter.end", "user.mediafs.chapter.title",
+        "user.mediafs.chapter.language", "user.mediafs.chapter.image",
+    ]
+
+    /// A frame also tells which frame it is, as a thumbnail does (asking makes the image).
+    func extendedAttributeNames(in tree: MediaTree) throws -> [String] {
+        if case .frame = plan { return Self.chapterAttributes + ["user.mediafs.time"] }
+        return Self.chapterAttributes
+    }
+
+    func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        if name == "user.mediafs.time" {
+            return tree.picture(plan, of: version, shownAs: shownAs) { result in
+                reply(result.map { Array(TimeText.decimalText($0.frameTime ?? 0).utf8) })
+            }
+        }
+        let value: String
+        switch name {
+        case "user.mediafs.chapter.start": value = TimeText.decimalText(entry.chapter.start)
+        case "user.mediafs.chapter.end": value = TimeText.decimalText(entry.chapter.end)
+        case "user.mediafs.chapter.title": value = entry.title?.text ?? ""
+        case "user.mediafs.chapter.language": value = entry.title?.language ?? "und"
+        default: value = plan.kind
+        }
+        reply(.success(Array(value.utf8)))
+    }
+}

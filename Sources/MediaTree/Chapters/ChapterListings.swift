@@ -1,0 +1,44 @@
+import MediaKit
+
+/// The chapter list, read once per version of a file, named for the reader's languages.
+extension MediaTree {
+    /// The probe database's kind (and fingerprint) of kept chapter lists.
+    static let chapterListKind = "chapters-1"
+
+    /// The chapter listing of `version`, or nil when its default edition lists no chapter (or its
+    /// chapters cannot be read: logged once per version of the file). The chapters are read on the
+    /// first call for a version of the file, when the media folder itself is listed or looked
+    /// into; never to list the folder that holds the file. A list kept in the probe database by an
+    /// earlier mount is used instead of reading the file.
+    func chapterListing(of version: MediaVersion) -> ChapterListing? {
+        let shownAs = version.shownAs
+        let preferred = settings.preferredLanguages
+        let identity = version.identity
+        return (try? chapterListings.value(for: identity) { [media, statistics, logger, probeDatabase] in
+            // Kept across mounts with the probes, so a remount lists chapters/ without opening the file.
+            if let kept = probeDatabase?.value(ChapterList.self, kind: Self.chapterListKind, for: identity) {
+                return ChapterListing(list: kept, preferred: preferred)
+            }
+            TreeStatistics.count(statistics.chapterListsRead)
+            do {
+                let list = try media.chapters(path: shownAs.string, size: identity.size)
+                probeDatabase?.store(list, kind: Self.chapterListKind, for: identity)
+                return ChapterListing(list: list, preferred: preferred)
+            } catch {
+                logger.notice("no chapters shown for \(shownAs): \(error)")
+                return nil
+            }
+        }) ?? nil
+    }
+
+    /// The format a chapter's image is listed in: its artwork's own where served as stored, else
+    /// the mount's image format.
+    func listedFormat(of entry: ChapterListing.Entry, in version: MediaVersion) -> ImageFormat? {
+        let wanted = settings.imageFormat
+        guard let plan = chapterImagePlan(of: version, entry: entry, format: wanted) else { return nil }
+        if case .converted(.chapterArtwork, let codec, _, _, _) = plan, let stored = ImageFormat(codec: codec) {
+            return stored
+        }
+        return wanted
+    }
+}

@@ -1,0 +1,26 @@
+import MediaKit
+
+/// A folder inside a media folder (`chapters/`, `thumbs/`, `tracks/` and its groups): of one
+/// version of the media file, brought to the new version when the source changes (same key, same
+/// number), gone when the new version has no such folder.
+protocol MediaSubfolder: FolderNode, ImmediateAttributes {
+    var version: MediaVersion { get }
+    /// This folder for `version`, or nil where that version has none.
+    func renewed(in version: MediaVersion, tree: MediaTree) -> Self?
+}
+
+extension MediaSubfolder {
+    func current(in tree: MediaTree) throws -> any TreeNode {
+        let now = try tree.currentVersion(of: version)
+        if now === version { return self }
+        guard let renewed = renewed(in: now, tree: tree) else { throw TreeError.notFound }
+        return renewed
+    }
+
+    func attributes(in tree: MediaTree) throws -> Attributes {
+        tree.folderAttributes(of: self, stat: version.stat)
+    }
+
+    /// Where an entry of this folder called `name` is listed.
+    func placement(of name: Name) -> Placement { Placement(parent: key, name: name) }
+}

@@ -1,0 +1,41 @@
+import MediaKit
+
+/// One version of a media file: its stat and its probe, the state every entry of its media
+/// folder is made from. A node resolved from a version carries it, so a request reads the probe
+/// once; a changed source is another version (`MediaTree.currentVersion(of:)`).
+final class MediaVersion: Sendable {
+    let path: SourcePath
+    let stat: SourceStat
+    let info: MediaInfo
+    /// The absolute path, for the media layer and for log lines.
+    let shownAs: AbsolutePath
+
+    init(path: SourcePath, stat: SourceStat, info: MediaInfo, shownAs: AbsolutePath) {
+        self.path = path
+        self.stat = stat
+        self.info = info
+        self.shownAs = shownAs
+    }
+
+    var identity: FileIdentity { stat.identity }
+
+    /// The media file of this version, as the media layer takes it.
+    var file: MediaFile {
+        MediaFile(path: shownAs.string, size: identity.size, modificationNanoseconds: identity.modificationNanoseconds)
+    }
+
+    /// The original's name: the media folder's name.
+    var fileName: Name { path.lastName }
+
+    /// What a made file's number depends on besides its path: this version (FNV-1a of the source's
+    /// device, inode, size and modification time), so each version of a made file is its own inode
+    /// and the kernel never serves one version's bytes under another's size.
+    var stamp: UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for value in [identity.device, identity.inode, UInt64(bitPattern: identity.size),
+                      UInt64(bitPattern: identity.modificationNanoseconds)] {
+            withUnsafeBytes(of: value.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        }
+        return hash
+    }
+}

@@ -1,0 +1,45 @@
+import MediaKit
+
+/// `cover.jpg` or `cover.png`: the file's cover art. Listed under the format it is stored in
+/// (byte for byte, not re-encoded), or the mount's image format for other codecs; the other
+/// extension resolves too, converted.
+final class CoverFile: MadeFile, MediaFolderEntry {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let plan: ImagePlan
+
+    static let kind = "cover"
+
+    private init(version: MediaVersion, name: Name, plan: ImagePlan, placement: Placement) {
+        self.version = version
+        self.plan = plan
+        self.placement = placement
+        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
+    }
+
+    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
+        guard let cover = folder.version.info.coverStream else { return [] }
+        let format = cover.codec.flatMap(ImageFormat.init(codec:)) ?? tree.settings.imageFormat
+        return Self.cover(format, in: folder, tree: tree).map { [$0] } ?? []
+    }
+
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
+        guard let text = name.string, text.hasPrefix(MediaFolderNames.cover + "."),
+              let format = ImageFormat(fileExtension: text.dropFirst(MediaFolderNames.cover.count + 1)),
+              Name(MediaFolderNames.cover + "." + format.fileExtension) == name else { return nil }
+        return cover(format, in: folder, tree: tree)
+    }
+
+    private static func cover(_ format: ImageFormat, in folder: MediaFolder, tree: MediaTree) -> CoverFile? {
+        guard let plan = tree.coverPlan(of: folder.version, format: format) else { return nil }
+        let name = Name(MediaFolderNames.cover + "." + format.fileExtension)
+        return CoverFile(version: folder.version, name: name, plan: plan, placement: folder.placement(of: name))
+    }
+
+    func size(in tree: MediaTree) throws -> Int { plan.size }
+
+    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        tree.picture(plan, of: version, shownAs: "\(version.shownAs)/\(placement!.name)") { reply($0.map(\.bytes)) }
+    }
+}

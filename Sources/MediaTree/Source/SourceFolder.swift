@@ -1,0 +1,62 @@
+import Dispatch
+import MediaKit
+
+/// A folder of the source, mirrored: its entries are the source's, each a folder, a media folder
+/// or a plain file (`MediaTree.sourceNode`). The root is the source folder itself.
+final class SourceFolder: FolderNode, ImmediateAttributes {
+    let path: SourcePath
+    let placement: Placement?
+    let key: NodeKey
+
+    static let kind = "folder"
+
+    init(path: SourcePath, placement: Placement?) {
+        self.path = path
+        self.placement = placement
+        key = NodeKey(kind: Self.kind, path: path)
+    }
+
+    func current(in tree: MediaTree) throws -> any TreeNode {
+        guard tree.sourceStat(path)?.isDirectory == true else { throw TreeError.notFound }
+        return self
+    }
+
+    func attributes(in tree: MediaTree) throws -> Attributes {
+        guard let stat = tree.sourceStat(path), stat.isDirectory else { throw TreeError.notFound }
+        return tree.folderAttributes(of: self, stat: stat, keepsMode: true)
+    }
+
+    func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        tree.sourceNode(at: path.appending(name), parent: key)
+    }
+
+    /// The entries sorted by name (bytes). Entries are stat'ed and classified in parallel, so
+    /// media-named files not probed yet are probed several at a time.
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
+        let shownAs = tree.absolute(path)
+        let names: [Name]
+        do {
+            names = try DirectoryReader.names(of: shownAs).sorted()
+        } catch {
+            throw TreeError.io(path: shownAs.description, reason: error.description)
+        }
+        let listed = UnsafeMutableBufferPointer<Attributes?>.allocate(capacity: names.count)
+        listed.initialize(repeating: nil)
+        defer { listed.deallocate() }
+        let box = UncheckedBox(listed)
+        DispatchQueue.concurrentPerform(iterations: names.count) { i in
+            // Folders, plain files and media folders: their attributes need no work but the probe.
+            box.value[i] = try? tree.sourceNode(at: path.appending(names[i]), parent: key)
+                .flatMap { $0 as? any ImmediateAttributes }?.attributes(in: tree)
+        }
+        return names.indices.compactMap { i in
+            listed[i].map { DirectoryEntry(name: names[i], attributes: $0) }
+        }
+    }
+}
+
+/// Lets `concurrentPerform` write disjoint slots of one buffer.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

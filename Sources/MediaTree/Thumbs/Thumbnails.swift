@@ -1,0 +1,61 @@
+import MediaKit
+
+/// What `thumbs/` asks of a probe: the stream frames are taken from, how far a time may reach,
+/// and what a name asks the media layer for.
+enum Thumbnails {
+    /// The video stream thumbnails are taken from: the default moving-picture stream with a size,
+    /// else the first one. Cover art is not a video to take frames from.
+    static func stream(of info: MediaInfo) -> MediaInfo.Stream? {
+        let candidates = info.streams.filter { $0.isMovingVideo && ($0.width ?? 0) > 0 && ($0.height ?? 0) > 0 }
+        return candidates.first { $0.disposition.contains("default") } ?? candidates.first
+    }
+
+    /// The seconds a thumbnail time may reach: the container's end, else the video stream's duration.
+    /// Times count from the stream's first frame, so the file's end is taken from there: a WebM
+    /// whose audio starts 7 ms before its video ends 7 ms sooner on the video's clock. The media
+    /// layer answers with the last frame up to the container's end, and with nothing past it.
+    static func duration(of stream: MediaInfo.Stream, info: MediaInfo) -> Double {
+        let containerStart = info.container.startTime ?? 0
+        let fromContainer = info.container.duration.map { containerStart + $0 - (stream.startTime ?? containerStart) }
+        let duration = fromContainer ?? stream.duration ?? 0
+        return duration.isFinite && duration > 0 ? duration : 0
+    }
+
+    /// What `name` asks the media layer for, or nil: a time past the end, a size too large.
+    static func request(for name: ThumbnailName, stream: MediaInfo.Stream, duration: Double,
+                        settings: TreeSettings) -> ThumbnailRequest? {
+        let time = name.time.seconds(duration: duration)
+        guard time >= 0, time <= duration,
+              let size = ThumbnailGeometry.outputSize(of: stream, box: name.box ?? settings.thumbnailBox) else { return nil }
+        return ThumbnailRequest(streamIndex: stream.index, time: time, pick: name.pick,
+                                width: size.width, height: size.height, format: name.format)
+    }
+}
+
+extension MediaTree {
+    /// Hands the thumbnail `request` of `version` to `reply`: from the memory cache at once, or
+    /// from the disk cache or made on the generation pool (shared with everyone asking for the
+    /// same frame meanwhile). Never blocks the caller on a decode; `TreeError.io` where the frame
+    /// cannot be made.
+    func thumbnail(_ request: ThumbnailRequest, of version: MediaVersion, shownAs: String,
+                   reply: @escaping Reply<MadeImage>) {
+        let identity = version.identity
+        let file = version.file
+        let diskKey = Self.diskKey(identity: identity, request: request)
+        images.request(.thumbnail(identity, request), work: { [media, statistics, diskCache] in
+            if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
+                TreeStatistics.count(statistics.thumbnailsFromDisk)
+                return MadeImage(bytes: kept.bytes, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)
+            }
+            do {
+                let made = try media.thumbnail(of: file, request: request)
+                TreeStatistics.count(statistics.thumbnailsMade)
+                if let diskCache { Self.store(made, in: diskCache, key: diskKey) }
+                return MadeImage(bytes: made.bytes, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
+            } catch {
+                TreeStatistics.count(statistics.thumbnailFailures)
+                throw TreeError.io(path: shownAs, reason: "\(error)")
+            }
+        }, completion: reply)
+    }
+}

@@ -1,0 +1,67 @@
+import MediaKit
+
+/// `thumbs/`: any frame of the video as an image, made when read. Lists a periodic set of names
+/// and the quarter boundaries (`ThumbnailListing`), in the mount's image format; any valid name
+/// resolves, listed or not. Only for a file with a video stream to take frames from.
+final class ThumbsFolder: MediaSubfolder, MediaFolderEntry {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    /// The stream thumbnails are taken from, and the seconds a time may reach.
+    let stream: MediaInfo.Stream
+    let duration: Double
+
+    static let kind = "thumbs"
+
+    private init(version: MediaVersion, stream: MediaInfo.Stream, placement: Placement) {
+        self.version = version
+        self.stream = stream
+        self.placement = placement
+        duration = Thumbnails.duration(of: stream, info: version.info)
+        key = NodeKey(kind: Self.kind, path: version.path)
+    }
+
+    convenience init?(version: MediaVersion, placement: Placement) {
+        guard let stream = Thumbnails.stream(of: version.info) else { return nil }
+        self.init(version: version, stream: stream, placement: placement)
+    }
+
+    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
+        ThumbsFolder(version: folder.version, placement: folder.placement(of: MediaFolderNames.thumbs)).map { [$0] } ?? []
+    }
+
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
+        name == MediaFolderNames.thumbs ? listed(in: folder, tree: tree).first : nil
+    }
+
+    func renewed(in version: MediaVersion, tree: MediaTree) -> ThumbsFolder? {
+        ThumbsFolder(version: version, placement: placement!)
+    }
+
+    /// Every listed name is in the default box and within the duration, so all are one size,
+    /// worked out once; no name is parsed.
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
+        let format = tree.settings.imageFormat
+        guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbnailBox) else { return [] }
+        let bytes = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
+        return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbnailInterval).map { listed in
+            let name = Name(listed.stem + "." + format.fileExtension)
+            let request = ThumbnailRequest(streamIndex: stream.index, time: listed.time.seconds(duration: duration),
+                                           pick: .exact, width: size.width, height: size.height, format: format)
+            let file = ThumbnailFile(folder: self, name: name, request: request)
+            var attributes = tree.baseAttributes(of: file, stat: version.stat)
+            attributes.permissions = 0o444
+            attributes.size = bytes
+            return DirectoryEntry(name: name, attributes: attributes)
+        }
+    }
+
+    /// Parses `name` once; the file carries what it asks for.
+    func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        TreeStatistics.count(tree.statistics.thumbnailNameParses)
+        guard let text = name.string, let parsed = ThumbnailName.parse(text),
+              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings)
+        else { return nil }
+        return ThumbnailFile(folder: self, name: name, request: request)
+    }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+import Glibc
+import MediaKit
+import Synchronization
+
+/// The tracks of a media file: every audio and subtitle stream (and alternative video) as a file
+/// of its own.
+///
+/// Names, groups and order come from the probe (`TrackPlan(info:)`), so listing runs no pass. A
+/// track's size is known only once it is extracted: a lookup or `stat` of one runs the file's pass
+/// (all its audio and subtitle tracks at once; its alternative video tracks in a pass of their own),
+/// shared by everyone asking meanwhile, and the files are kept in the cache folder.
+extension MediaTree {
+    /// The tracks of `version`, planned once per version.
+    func trackPlan(of version: MediaVersion) -> TrackPlan {
+        // Planning cannot fail, so neither can this.
+        (try? trackPlans.value(for: version.identity) { TrackPlan(info: version.info) }) ?? TrackPlan(info: version.info)
+    }
+
+    /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
+    /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
+    /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
+    /// track and why) where the track could not be made.
+    func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, skipMemory: Bool = false,
+                   reply: @escaping Reply<CachedTrack>) {
+        let plan = trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
+        let part = key.part(of: plan)
+        let path = version.shownAs.string
+        let size = version.identity.size
+        let shownAs = path + "/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
+        tracks.request(key, plan: part, sourcePath: path, skipMemory: skipMemory, pass: { [self] folder in
+            runPass(path: path, size: size, plan: part, folder: folder)
+        }, completion: { set in
+            switch set.outcome(group: entry.group, name: entry.name) {
+            case .made(let file)?: reply(.success(file))
+            case .failed(let reason)?: reply(.failure(TreeError.io(path: shownAs, reason: reason)))
+            case nil: reply(.failure(TreeError.io(path: shownAs, reason: "not made")))
+            }
+        })
+    }
+
+    /// Opens a track's file in the cache folder; reads are spliced from it. A file found missing,
+    /// of another size (removed from the cache meanwhile) or, at its first open in this mount, with
+    /// another checksum than its manifest's (damaged) is made again, once. The set stays out of
+    /// eviction while the file is open.
+    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, keepsKernelCache: Bool, again: Bool = false,
+                   reply: @escaping Reply<any FileContent>) {
+        let plan = trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
+        trackFile(entry, of: version, skipMemory: again) { [self] result in
+            switch result {
+            case .failure(let error):
+                reply(.failure(error))
+            case .success(let file):
+                let content = try? SourceFileContent(path: AbsolutePath(bytes: Array(file.path.utf8)), keepsKernelCache: keepsKernelCache)
+                var info = Glibc.stat()
+                if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size,
+                   tracks.check(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan)) {
+                    let pin = tracks.pin(key, plan: key.part(of: plan))
+                    return reply(.success(TrackFileContent(file: content, pin: pin)))
+                }
+                guard !again else {
+                    return reply(.failure(TreeError.io(path: file.path, reason: "the cached track is missing, changed or damaged")))
+                }
+                openTrack(entry, of: version, keepsKernelCache: false, again: true, reply: reply)
+            }
+        }
+    }
+
+    // MARK: - The pass
+
+    /// Extracts `plan` from the file at `path` into `folder`, on a thread of the tracks pool. Logs
+    /// each track that could not be made (file, track, reason) and each cut short by damage.
+    func runPass(path: String, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
+        TreeStatistics.count(statistics.trackPasses)
+        let started = ContinuousClock.now
+        let results: [TrackResult]
+        do {
+            results = try media.extractTracks(path: path, size: size, plan: plan, into: folder,
+                                              timeout: settings.trackTimeout)
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.info("extracted the tracks of \(path): \(results.filter { $0.track != nil }.count) of \(results.count) files in \((seconds * 1000).rounded() / 1000) s")
+        } catch {
+            statistics.trackFailures.add(plan.entries.count, ordering: .relaxed)
+            logger.warning("cannot extract the tracks of \(path): \(error)")
+            return .failed(plan, reason: "\(error)")
+        }
+        var outcomes: [String: TrackSet.Outcome] = [:]
+        var transient = false
+        for result in results {
+            let id = TrackSet.id(group: result.entry.group, name: result.entry.name)
+            switch result.outcome {
+            case .success(let track):
+                TreeStatistics.count(statistics.tracksMade)
+                outcomes[id] = .made(CachedTrack(path: track.path, size: track.size, cutShort: track.cutShort))
+                if let cut = track.cutShort {
+                    logger.notice("\(path)/tracks/\(id) holds what comes before the damage: \(cut)")
+                }
+            case .failure(let error):
+                TreeStatistics.count(statistics.trackFailures)
+                logger.warning("cannot make \(path)/tracks/\(id): \(error)")
+                outcomes[id] = .failed(reason: "\(error)")
+                // The same bytes give the same unavailable track; anything else may go another way.
+                if case .trackUnavailable = error {} else { transient = true }
+            }
+        }
+        return TrackSet(outcomes: outcomes, isTransient: transient)
+    }
+}

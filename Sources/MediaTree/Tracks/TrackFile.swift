@@ -1,0 +1,44 @@
+import Glibc
+import MediaKit
+
+/// One track as a file of its own (an audio track remuxed, a subtitle as SRT or WebVTT, an
+/// alternative video). Its size is known only once its pass has run: `stat` and lookup answer
+/// from the tracks pool then; the file is kept in the cache folder and read straight from there.
+final class TrackFile: FileNode {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let entry: TrackPlan.Entry
+
+    static let kind = "track"
+
+    init(folder: TrackGroupFolder, entry: TrackPlan.Entry) {
+        version = folder.version
+        self.entry = entry
+        let name = Name(entry.name)
+        placement = folder.placement(of: name)
+        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(entry.group.rawValue), name])
+    }
+
+    /// Made from one version, as a `MadeFile`: stale once the source changed.
+    func current(in tree: MediaTree) throws -> any TreeNode {
+        guard try tree.currentVersion(of: version) === version else { throw TreeError.stale }
+        return self
+    }
+
+    func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
+        tree.trackFile(entry, of: version) { [self] result in
+            reply(result.map { cached in
+                var attributes = tree.baseAttributes(of: self, stat: version.stat)
+                attributes.permissions = 0o444
+                attributes.size = cached.size
+                return attributes
+            })
+        }
+    }
+
+    func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
+        let unchanged = tree.openedVersions.open(tree.inodes.number(for: self), at: version.identity)
+        tree.openTrack(entry, of: version, keepsKernelCache: unchanged, reply: reply)
+    }
+}

@@ -1,0 +1,48 @@
+import MediaKit
+
+/// `tracks/audible/`, `legible/` or `visual/`: the group's track files, by stream, those in the
+/// reader's best matching language first (`TrackOrder`). Listing runs no pass: its entries carry
+/// their name and type only.
+final class TrackGroupFolder: MediaSubfolder {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let group: TrackPlan.Group
+    let entries: [TrackPlan.Entry]
+
+    static let kind = "track-group"
+
+    private init(version: MediaVersion, group: TrackPlan.Group, entries: [TrackPlan.Entry], placement: Placement) {
+        self.version = version
+        self.group = group
+        self.entries = entries
+        self.placement = placement
+        key = NodeKey(kind: Self.kind, path: version.path, names: [Name(group.rawValue)])
+    }
+
+    convenience init?(folder: TracksFolder, group: TrackPlan.Group) {
+        let entries = folder.plan.entries(in: group)
+        guard !entries.isEmpty else { return nil }
+        self.init(version: folder.version, group: group, entries: entries, placement: folder.placement(of: Name(group.rawValue)))
+    }
+
+    func renewed(in version: MediaVersion, tree: MediaTree) -> TrackGroupFolder? {
+        let entries = tree.trackPlan(of: version).entries(in: group)
+        return entries.isEmpty ? nil : TrackGroupFolder(version: version, group: group, entries: entries, placement: placement!)
+    }
+
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
+        TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
+            let file = TrackFile(folder: self, entry: entry)
+            var attributes = tree.baseAttributes(of: file, stat: version.stat)
+            attributes.permissions = 0o444
+            attributes.size = 0
+            return DirectoryEntry(name: file.placement!.name, attributes: attributes, nameAndTypeOnly: true)
+        }
+    }
+
+    func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        guard let text = name.string, let entry = entries.first(where: { $0.name == text }) else { return nil }
+        return TrackFile(folder: self, entry: entry)
+    }
+}

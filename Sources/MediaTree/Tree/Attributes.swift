@@ -1,0 +1,40 @@
+import Glibc
+
+/// What `stat` reports for a node.
+public struct Attributes: Sendable, Equatable {
+    public enum FileType: Sendable, Equatable { case directory, regular }
+
+    public var inode: UInt64
+    public var type: FileType
+    /// Permission bits only; never with write bits (the tree is read-only).
+    public var permissions: UInt32
+    /// Exact: the number of bytes a read of the whole file returns.
+    public var size: Int64
+    public var links: UInt32
+    public var uid: UInt32
+    public var gid: UInt32
+    public var accessTime: timespec
+    public var modificationTime: timespec
+    public var changeTime: timespec
+
+    public static func == (a: Attributes, b: Attributes) -> Bool {
+        a.inode == b.inode && a.type == b.type && a.permissions == b.permissions && a.size == b.size
+            && a.links == b.links && a.uid == b.uid && a.gid == b.gid
+            && a.modificationTime.tv_sec == b.modificationTime.tv_sec
+            && a.modificationTime.tv_nsec == b.modificationTime.tv_nsec
+    }
+}
+
+/// One name in a folder listing, with what `stat` reports for it when the listing is taken
+/// (served to the kernel with the names by readdirplus).
+public struct DirectoryEntry: Sendable, Equatable {
+    public var name: Name
+    /// With `nameAndTypeOnly`, only `inode` and `type` are meaningful.
+    public var attributes: Attributes
+    /// The listing knows only the entry's name, inode number and type: the rest needs work that a
+    /// plain `ls` must not cause (a track file's size needs a pass over its media file). Readdirplus
+    /// then gives no attributes for it, and the kernel looks the name up when someone stats it.
+    public var nameAndTypeOnly = false
+    public var inode: UInt64 { attributes.inode }
+    public var type: Attributes.FileType { attributes.type }
+}

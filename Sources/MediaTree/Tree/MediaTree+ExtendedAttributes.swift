@@ -1,0 +1,47 @@
+import Foundation
+import MediaKit
+
+/// Extended attributes (`getfattr -d`): what a thumbnail shows, what chapter an image is, and the
+/// mount's counters on its root.
+extension MediaTree {
+    /// The answer for an attribute called `name` that holds for every node, nil when it depends on
+    /// the node (all of mediafs's are `user.mediafs.*`).
+    ///
+    /// Other `user.` names are simply not there. Namespaces the tree keeps nothing in are not
+    /// supported at all: `ls -l` asks each file for `security.selinux` and its ACL, and GNU ls
+    /// stops asking on a device that answers EOPNOTSUPP, which saves it two requests per entry.
+    public static func attributeErrorForAnyNode(named name: String) -> TreeError? {
+        if name.hasPrefix("user.mediafs.") { return nil }
+        return name.hasPrefix("user.") ? .noAttribute : .unsupportedNamespace
+    }
+
+    /// `user.mediafs.stats`: the work done since mount, as one line of JSON.
+    func statisticsDocument() -> String {
+        let cache = images.cache.statistics
+        let fields: [(String, Int)] = [
+            ("probes", statistics.probes.load(ordering: .relaxed)),
+            ("probes_from_database", statistics.probesFromDatabase.load(ordering: .relaxed)),
+            ("probe_fetches", statistics.probeFetches.load(ordering: .relaxed)),
+            ("thumbnail_name_parses", statistics.thumbnailNameParses.load(ordering: .relaxed)),
+            ("thumbnails_made", statistics.thumbnailsMade.load(ordering: .relaxed)),
+            ("thumbnails_from_disk", statistics.thumbnailsFromDisk.load(ordering: .relaxed)),
+            ("thumbnail_failures", statistics.thumbnailFailures.load(ordering: .relaxed)),
+            ("chapter_lists_read", statistics.chapterListsRead.load(ordering: .relaxed)),
+            ("chapter_images_made", statistics.chapterImagesMade.load(ordering: .relaxed)),
+            ("covers_made", statistics.coversMade.load(ordering: .relaxed)),
+            ("pictures_from_disk", statistics.picturesFromDisk.load(ordering: .relaxed)),
+            ("chapter_image_failures", statistics.chapterImageFailures.load(ordering: .relaxed)),
+            ("thumbnail_cache_entries", cache.entries),
+            ("thumbnail_cache_bytes", cache.cost),
+            ("thumbnail_cache_hits", cache.hits),
+            ("thumbnail_cache_misses", cache.misses),
+            ("track_passes", statistics.trackPasses.load(ordering: .relaxed)),
+            ("track_sets_reused", statistics.trackSetsReused.load(ordering: .relaxed)),
+            ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
+            ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
+            ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
+            ("inodes", inodes.count),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}

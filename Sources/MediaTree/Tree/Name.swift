@@ -1,0 +1,65 @@
+/// One name of the tree: the bytes of a file name, as Linux has them. A source name need not be
+/// UTF-8 (a collection copied from an old Windows or Samba share has Latin-1 names), so the tree
+/// keeps names as bytes and shows them byte for byte; only where a name goes into text (a log
+/// line, `info.json`) is it escaped (`escaped`).
+public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ text: String) { bytes = Array(text.utf8) }
+    public init(stringLiteral text: String) { self.init(text) }
+
+    /// The name as text when its bytes are UTF-8; nil otherwise.
+    public var string: String? { String(validating: bytes, as: UTF8.self) }
+
+    /// The name as text: itself when UTF-8, else with every byte that is not part of a UTF-8
+    /// character written `\xHH` (and a backslash written `\\`, so the bytes can be recovered).
+    public var escaped: String { Self.escape(bytes) }
+    public var description: String { escaped }
+
+    /// Whether this can be one name in a folder: not empty, not `.` or `..`, no `/` and no NUL.
+    public var isComponent: Bool {
+        !bytes.isEmpty && bytes != [0x2E] && bytes != [0x2E, 0x2E] && !bytes.contains(0x2F) && !bytes.contains(0)
+    }
+
+    public static func < (a: Name, b: Name) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+
+    /// `bytes` as text: valid UTF-8 as it is, other bytes as `\xHH`; with `escapingBackslash`
+    /// (always, once any byte was escaped) a backslash as `\\`.
+    static func escape(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var text = ""
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            // The longest valid UTF-8 prefix, then one byte escaped.
+            var end = rest.startIndex
+            var decoder = UTF8()
+            var iterator = rest.makeIterator()
+            var valid = rest.startIndex
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    end = valid + UTF8.width(scalar)
+                    valid = end
+                case .emptyInput, .error:
+                    break loop
+                }
+            }
+            text += String(decoding: rest[rest.startIndex..<end], as: UTF8.self).replacingBackslashes()
+            rest = rest[end...]
+            if let byte = rest.first {
+                text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                rest = rest.dropFirst()
+            }
+        }
+        return text
+    }
+}
+
+private extension String {
+    func replacingBackslashes() -> String {
+        contains("\\") ? split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\") : self
+    }
+
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

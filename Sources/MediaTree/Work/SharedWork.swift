@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// Computes a value once per key however many callers ask at the same time, and keeps the results.
+///
+/// The first caller for a key does the work on its own thread; callers that arrive meanwhile wait for
+/// it and get the same result (value or error). Values are kept up to `capacity` entries, the oldest
+/// dropped first; a failure is kept only where `keepsFailure` says the same work would fail again
+/// (a damaged file), so a failure of the moment (a probe that timed out on a busy disk) is tried
+/// again by the next caller.
+final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    private final class Pending {
+        var result: Result<Value, Error>?
+    }
+
+    private let lock = NSCondition()
+    private var done: [Key: Result<Value, Error>] = [:]
+    private var order: [Key] = []
+    private var pending: [Key: Pending] = [:]
+    private let capacity: Int
+    private let keepsFailure: @Sendable (Error) -> Bool
+
+    /// - Parameter keepsFailure: whether a failure is kept like a value (by default, every one is).
+    init(capacity: Int, keepsFailure: @escaping @Sendable (Error) -> Bool = { _ in true }) {
+        self.capacity = capacity
+        self.keepsFailure = keepsFailure
+    }
+
+    /// The kept result for `key`, without computing.
+    func cached(_ key: Key) -> Result<Value, Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return done[key]
+    }
+
+    /// The value for `key`, computed by `work` unless kept or under way.
+    func value(for key: Key, _ work: () throws -> Value) throws -> Value {
+        lock.lock()
+        if let result = done[key] {
+            lock.unlock()
+            return try result.get()
+        }
+        if let waiting = pending[key] {
+            while waiting.result == nil { lock.wait() }
+            lock.unlock()
+            return try waiting.result!.get()
+        }
+        let mine = Pending()
+        pending[key] = mine
+        lock.unlock()
+
+        let result = Result { try work() }
+
+        lock.lock()
+        mine.result = result
+        pending[key] = nil
+        if case .failure(let error) = result, !keepsFailure(error) {
+            lock.broadcast()
+            lock.unlock()
+            return try result.get()
+        }
+        done[key] = result
+        order.append(key)
+        if order.count > capacity {
+            let drop = order.count - capacity
+            for old in order.prefix(drop) { done[old] = nil }
+            order.removeFirst(drop)
+        }
+        lock.broadcast()
+        lock.unlock()
+        return try result.get()
+    }
+}
