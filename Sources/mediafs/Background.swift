@@ -14,7 +14,7 @@ enum Background {
 
         var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
-                         "--memory-cache", String(command.memoryCache)]
+                         "--memory-cache", String(command.memoryCache), "--image-format", command.imageFormat]
         arguments += ["--cache-size", command.cacheSize, "--kernel-cache-time", String(command.kernelCacheTime)]
         // '' (no cache folder) stays '': made absolute it would name the working folder.
         if let cacheDir = command.cacheDir { arguments += ["--cache-dir", cacheDir.isEmpty ? "" : MountPreflight.absolute(cacheDir)] }

@@ -54,6 +54,10 @@ struct MountCommand: ParsableCommand {
                                valueName: "seconds"))
     var thumbInterval: Int?
 
+    @Option(help: ArgumentHelp("The format listings show images in, png or jpg (every image name resolves with either).",
+                               valueName: "format"))
+    var imageFormat: String = "png"
+
     @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
     var memoryCache: Int = 256
 
@@ -104,6 +108,10 @@ struct MountCommand: ParsableCommand {
             throw ValidationError("--thumb-size must be like 320w, 180h, 640x360 or full (not '\(thumbSize)')")
         }
         settings.thumbnailBox = box
+        guard let format = ImageFormat(fileExtension: imageFormat) else {
+            throw ValidationError("--image-format must be png or jpg (not '\(imageFormat)')")
+        }
+        settings.imageFormat = format
         if let thumbInterval {
             guard thumbInterval > 0 else { throw ValidationError("--thumb-interval must be a positive number of seconds") }
             settings.thumbnailInterval = thumbInterval

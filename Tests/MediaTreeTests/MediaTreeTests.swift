@@ -22,7 +22,7 @@ import TestSupport
         for folder in ["", "clips", "broken", "audio", "feature-1080p.mp4"] {
             let inode = folder.isEmpty ? InodeTable.rootNumber : try fixture.lookup(folder).inode
             for entry in try fixture.tree.list(inode) {
-                let attributes = try fixture.tree.lookup(parent: inode, name: entry.name)
+                let attributes = try fixture.tree.lookup(parent: inode, name: entry.name.escaped)
                 #expect(attributes.type == entry.type, "\(folder)/\(entry.name)")
                 #expect(attributes.inode == entry.inode, "\(folder)/\(entry.name)")
             }
@@ -102,7 +102,8 @@ import TestSupport
 
     /// A file replaced by another gets a new number for what the kernel reads from it directly (the
     /// original, a plain file): the old and the new version may be open at once. A rewrite in place
-    /// keeps the number; folders and made files keep theirs either way.
+    /// keeps the number; folders keep theirs either way; made files are numbered per version of
+    /// their source, so the kernel never serves one version's bytes under another's size.
     @Test func aFileReplacedByAnotherGetsANewNumberForItsBytes() throws {
         let fixture = try TreeFixture()
         let folder = try fixture.lookup("feature-1080p.mp4").inode
@@ -115,15 +116,18 @@ import TestSupport
         try "replaced by a rename\n".write(toFile: fixture.path("notes.txt"), atomically: true, encoding: .utf8)
         let renewed = try fixture.lookup("notes.txt").inode
         #expect(renewed != notes)
-        // The old number still names the file, with its own number, for the handles open on it.
+        // The old number still names the file, with its own number, for the handles open on it;
+        // opened anew it is stale (the kernel then looks the name up again).
         #expect(try fixture.tree.attributes(of: notes).inode == notes)
+        #expect(throws: TreeError.stale) { try fixture.open(notes) }
         #expect(try fixture.lookup("notes.txt").inode == renewed)
 
         let staged = fixture.path("staged.mp4")
         try FileManager.default.copyItem(atPath: fixture.path("feature-1080p.mp4"), toPath: staged)
         #expect(rename(staged, fixture.path("feature-1080p.mp4")) == 0)
         #expect(try fixture.lookup("feature-1080p.mp4").inode == folder)
-        #expect(try fixture.lookup("feature-1080p.mp4/info.json").inode == info)
+        #expect(try fixture.lookup("feature-1080p.mp4/info.json").inode != info)
+        #expect(throws: TreeError.stale) { try fixture.open(info) }
         #expect(try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4").inode != original)
     }
 

@@ -23,8 +23,8 @@ import Testing
         var node = fixture.tree.inodes.node(for: inode)!
         var names: [String] = []
         while let placement = node.placement {
-            names.insert(placement.name, at: 0)
-            node = placement.parent
+            names.insert(placement.name.escaped, at: 0)
+            node = fixture.tree.inodes.node(for: fixture.tree.inodes.existingNumber(for: placement.parent)!)!
         }
         return "/" + names.joined(separator: "/")
     }
@@ -35,7 +35,7 @@ import Testing
         _ = try fixture.tree.list(fixture.lookup(movie).inode)
         _ = try fixture.lookup(movie + "/thumbs/at-1s.png")
         _ = try fixture.lookup("feature-1080p.mp4/info.json")  // another file: not touched
-        let stale = described(fixture, SourceChanges(paths: [movie]))
+        let stale = described(fixture, SourceChanges(paths: [SourcePath(movie)]))
         for expected in ["entry /clips/clip-vp9.webm", "inode /clips", "inode /clips/clip-vp9.webm",
                          "entry /clips/clip-vp9.webm/info.json", "inode /clips/clip-vp9.webm/info.json",
                          "entry /clips/clip-vp9.webm/clip-vp9.webm", "inode /clips/clip-vp9.webm/clip-vp9.webm",
@@ -84,9 +84,9 @@ import Testing
         #expect(fixture.tree.inodes.count == count - 1)
         #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: thumbnail) }
         // A change names only what the tree holds: the kernel cannot hold the dropped number.
-        let stale = fixture.tree.invalidations(after: SourceChanges(paths: [movie]))
+        let stale = fixture.tree.invalidations(after: SourceChanges(paths: [SourcePath(movie)]))
         let folder = try fixture.lookup(movie).inode
-        #expect(!stale.contains(.inode(thumbnail)) && stale.contains(.inode(folder)))
+        #expect(!stale.contains(Invalidation.inode(thumbnail)) && stale.contains(Invalidation.inode(folder)))
         // Seen again, the node has its number again: numbers are hashes of what nodes stand for.
         let again = try fixture.lookup(movie + "/thumbs/at-1s.png").inode
         #expect(again == thumbnail)
@@ -140,10 +140,10 @@ import Testing
             reported.withLock { $0 = [] }
             let start = Date()
             try change()
-            while !reported.withLock({ $0.contains { $0.paths.contains(rel) } }) && Date().timeIntervalSince(start) < 2 {
+            while !reported.withLock({ $0.contains { $0.paths.contains(SourcePath(rel)) } }) && Date().timeIntervalSince(start) < 2 {
                 usleep(20_000)
             }
-            #expect(reported.withLock { $0.contains { $0.paths.contains(rel) } }, "\(rel) not reported within 2 s")
+            #expect(reported.withLock { $0.contains { $0.paths.contains(SourcePath(rel)) } }, "\(rel) not reported within 2 s")
         }
         usleep(100_000)  // the first walk
         try expectReported("added.txt") { try "x".write(toFile: fixture.path("added.txt"), atomically: false, encoding: .utf8) }

@@ -32,9 +32,11 @@ import Testing
         #expect(ThumbnailName.parse("at-00:00:02@640x360.png")?.box == .box(width: 640, height: 360))
         #expect(ThumbnailName.parse("at-2s@320w.png")?.box == .width(320))
         #expect(ThumbnailName.parse("near-2s@full.png")?.box == .full)
+        #expect(ThumbnailName.parse("at-12.5s.jpg") == ThumbnailName(pick: .exact, time: .seconds(12.5), format: .jpeg))
+        #expect(ThumbnailName.parse("near-25%@640x360.jpg")?.format == .jpeg)
     }
 
-    @Test(arguments: ["at-12.5s", "at-12.5s.jpg", "12.5s.png", "at-.png", "at-12.5s@.png", "at-1s@0w.png",
+    @Test(arguments: ["at-12.5s", "at-12.5s.gif", "at-12.5s.jpeg", "at-1s.JPG", "12.5s.png", "at-.png", "at-12.5s@.png", "at-1s@0w.png",
                       "at-1s@320.png", "at-1s@320x.png", "at-1s@x180.png", "at-1s@16385w.png", "at-1s@320w@full.png",
                       "middle-1s.png", "AT-1s.png", "at-1s.PNG", "at-1s@Full.png", "near-.png"])
     func malformedNames(_ name: String) {

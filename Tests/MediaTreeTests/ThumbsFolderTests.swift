@@ -13,7 +13,7 @@ import Testing
         #expect(listing.count == 33)
         #expect(listing.first?.name == "at-00m00s.png" && listing.last?.name == "at-75%.png")
         for entry in listing {
-            let attributes = try fixture.tree.lookup(parent: thumbs.inode, name: entry.name)
+            let attributes = try fixture.tree.lookup(parent: thumbs.inode, name: entry.name.escaped)
             #expect(attributes.type == .regular && attributes.size > 0 && attributes == entry.attributes)
             #expect(attributes.permissions == 0o444)
         }

@@ -34,7 +34,7 @@ import TestSupport
         #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 0)
         // The inode numbers listed are those a lookup gives.
         for entry in audible {
-            let attributes = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + entry.name)
+            let attributes = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + entry.name.escaped)
             #expect(attributes.inode == entry.inode && attributes.type == .regular && attributes.permissions == 0o444)
         }
         #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
@@ -44,9 +44,9 @@ import TestSupport
         let cache = try TempFolder("tracks-order")
         defer { cache.remove() }
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache, languages: ["de-AT", "fr"]))
-        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode).map(\.name)
+        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode).names
         #expect(audible.map { String($0.prefix(3)) } == ["deu", "fra", "eng"])
-        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode).map(\.name)
+        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode).names
         #expect(legible.map { String($0.prefix(3)) } == ["fra", "fra", "fra", "eng", "eng", "eng", "eng"])
         #expect(legible[0].hasSuffix(".srt") && legible[3] == "eng English SRT.srt", "stream order kept within a language")
     }
@@ -57,7 +57,7 @@ import TestSupport
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache))
         let folder = "movie-1080p.mkv/tracks/"
         let names = try ["audible", "legible"].flatMap { group in
-            try fixture.tree.list(try fixture.lookup(folder + group).inode).map { group + "/" + $0.name }
+            try fixture.tree.list(try fixture.lookup(folder + group).inode).map { group + "/" + $0.name.escaped }
         }
         let sizes = Mutex<[String: Int64]>([:])
         let tree = fixture.tree

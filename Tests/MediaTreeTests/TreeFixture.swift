@@ -129,14 +129,7 @@ final class TreeFixture {
 
     /// `open` on another tree (a second one over the same source, say).
     static func open(_ tree: MediaTree, _ inode: UInt64) throws -> any FileContent {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<any FileContent, Error>?>(nil)
-        tree.open(inode) { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        try MediaTree.wait { tree.open(inode, reply: $0) }
     }
 
     /// Sets the modification time of a source file `seconds` into the future (a changed version).
@@ -144,4 +137,43 @@ final class TreeFixture {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: seconds)],
                                               ofItemAtPath: path(relative))
     }
+}
+
+/// The tree's operations, waited for: a test may wait; FUSE threads never do.
+extension MediaTree {
+    static func wait<Value: Sendable>(_ operation: (@escaping Reply<Value>) -> Void) throws -> Value {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Value, Error>?>(nil)
+        operation { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    func lookup(parent: UInt64, name: String) throws -> Attributes {
+        try Self.wait { lookup(parent: parent, name: Name(name), reply: $0) }
+    }
+
+    func attributes(of inode: UInt64) throws -> Attributes {
+        try Self.wait { attributes(of: inode, reply: $0) }
+    }
+
+    func list(_ inode: UInt64) throws -> [DirectoryEntry] {
+        try Self.wait { list(inode, reply: $0) }
+    }
+
+    func extendedAttributeNames(of inode: UInt64) throws -> [String] {
+        try Self.wait { extendedAttributeNames(of: inode, reply: $0) }
+    }
+
+    func extendedAttribute(_ name: String, of inode: UInt64) throws -> [UInt8] {
+        try Self.wait { extendedAttribute(name, of: inode, reply: $0) }
+    }
+}
+
+extension [DirectoryEntry] {
+    /// The entries' names as text (the test media's names are UTF-8).
+    var names: [String] { map { $0.name.escaped } }
 }

@@ -31,12 +31,12 @@ extension MediaTree {
         }) ?? nil
     }
 
-    /// The format a chapter's image is listed in: its artwork's own where served as stored, else
-    /// the mount's image format.
+    /// The format a chapter's image is listed in: the stored picture's own (its artwork, or the
+    /// cover it shows), served byte for byte, where that is JPEG or PNG; else the mount's image format.
     func listedFormat(of entry: ChapterListing.Entry, in version: MediaVersion) -> ImageFormat? {
         let wanted = settings.imageFormat
         guard let plan = chapterImagePlan(of: version, entry: entry, format: wanted) else { return nil }
-        if case .converted(.chapterArtwork, let codec, _, _, _) = plan, let stored = ImageFormat(codec: codec) {
+        if case .converted(_, let codec, _, _, _) = plan, let stored = ImageFormat(codec: codec) {
             return stored
         }
         return wanted

@@ -22,9 +22,9 @@ public struct ThumbnailName: Hashable, Sendable {
 
     /// The name's meaning, or nil when `name` is not a thumbnail name.
     public static func parse(_ name: String) -> ThumbnailName? {
-        guard let dot = name.lastIndex(of: "."), let format = ImageFormat(fileExtension: name[name.index(after: dot)...]) else {
-            return nil
-        }
+        // Strict, as the rest of the grammar: `.png` or `.jpg`, lowercase.
+        guard let dot = name.lastIndex(of: "."), let format = ImageFormat(fileExtension: name[name.index(after: dot)...]),
+              name[name.index(after: dot)...] == format.fileExtension else { return nil }
         let stem = name[..<dot]
         let pick: FramePick
         let rest: Substring

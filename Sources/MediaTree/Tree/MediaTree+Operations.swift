@@ -17,11 +17,20 @@ extension MediaTree {
         }
     }
 
-    /// The attributes of the node numbered `inode`, from the source as it is now.
-    /// Errors: `TreeError.notFound` where the source is gone or has changed kind, `.stale`.
+    /// The attributes of the node numbered `inode`, from the source as it is now; for a number of
+    /// a version that is gone (a made file, a file replaced by another), that version's, as the
+    /// handles still open on it read it (`fstat` on them must not fail).
+    /// Errors: `TreeError.notFound` where the source is gone or has changed kind.
     public func attributes(of inode: UInt64, reply: @escaping Reply<Attributes>) {
         do {
-            try resolved(inode).attributes(in: self) { result in
+            let node: any TreeNode
+            do {
+                node = try resolved(inode)
+            } catch TreeError.stale {
+                guard let kept = inodes.node(for: inode) else { throw TreeError.notFound }
+                node = kept
+            }
+            node.attributes(in: self) { result in
                 // An older number of a replaced file (still open) keeps its own number.
                 reply(result.map { var attributes = $0; attributes.inode = inode; return attributes })
             }

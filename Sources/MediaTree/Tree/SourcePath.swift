@@ -2,13 +2,14 @@ import Glibc
 
 /// A path in the source, relative to its root, as bytes (names need not be UTF-8; see `Name`):
 /// empty for the root, names joined by `/`, no leading or trailing slash.
-public struct SourcePath: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct SourcePath: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     public var bytes: [UInt8]
 
     public static let root = SourcePath(bytes: [])
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
     public init(_ text: String) { bytes = Array(text.utf8) }
+    public init(stringLiteral text: String) { self.init(text) }
 
     public var isRoot: Bool { bytes.isEmpty }
 
