@@ -59,6 +59,7 @@ enum Library {
         "feature-1080p.mp4": 6, "movie-1080p.mkv": 8, "audio/audiobook.m4a": 4, "broken/feature-truncated.mp4": 6,
     ]
     /// Media folders with cover.png.
+    /// Media files with a cover: all stored JPEGs, so listed as `cover.jpg`.
     static let withCover: Set<String> = ["movie-1080p.mkv", "audio/audiobook.m4a"]
 
     /// The names a media folder lists, sorted.
@@ -66,7 +67,7 @@ enum Library {
         let name = (relative as NSString).lastPathComponent
         // Every media file of the library has audio, and so tracks/.
         return ([name, "info.json", "tracks"] + (withoutVideo.contains(relative) ? [] : ["thumbs"])
-            + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.png"] : [])).sorted()
+            + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.jpg"] : [])).sorted()
     }
 
     /// Where the original of a media file sits through the mount: `Name.ext/Name.ext`.

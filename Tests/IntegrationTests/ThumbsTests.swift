@@ -162,7 +162,7 @@ import TestSupport
                 "feature-1080p.mp4/thumbs/at-2h.png": "ENOENT",
                 "feature-1080p.mp4/thumbs/at-101%.png": "ENOENT",
                 "feature-1080p.mp4/thumbs/at-12.5.png": "ENOENT",
-                "feature-1080p.mp4/thumbs/at-12.5s.jpg": "ENOENT",
+                "feature-1080p.mp4/thumbs/at-12.5s.gif": "ENOENT",
                 "feature-1080p.mp4/thumbs/middle.png": "ENOENT",
                 "feature-1080p.mp4/thumbs/at-1s@0w.png": "ENOENT",
                 "audio/audiobook.m4a/thumbs/at-1s.png": "ENOENT",

@@ -75,6 +75,9 @@ public struct MediaInfo: Codable, Sendable, Equatable {
         /// The disposition flags that are set, by libavformat's names: default, forced, hearing_impaired, attached_pic, …
         public var disposition: [String]
         public var tags: [String: String]
+        /// For an attached picture (cover art): the length of its stored bytes (the `attached_pic`
+        /// packet), so that a cover served as stored has its size from the probe, without a read.
+        public var attachedPictureSize: Int?
 
         /// A picture attached to the file (cover art), not a video track.
         public var isAttachedPicture: Bool { disposition.contains("attached_pic") }

@@ -21,6 +21,9 @@ enum StreamDescriber {
             title: tags["title"],
             disposition: dispositionNames(s.disposition),
             tags: tags)
+        if s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0, s.attached_pic.size > 0 {
+            result.attachedPictureSize = Int(s.attached_pic.size)
+        }
         switch kind {
         case .video:
             result.width = Int(par.width)

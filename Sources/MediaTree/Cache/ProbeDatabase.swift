@@ -11,7 +11,7 @@ import MediaKit
 /// not open broken files again either. Failures that may pass (a timeout, an I/O error) are not kept.
 public final class ProbeDatabase: Sendable {
     /// Changes whenever `MediaInfo` or the prober changes what it records.
-    public static let fingerprint = "mediainfo-4"
+    public static let fingerprint = "mediainfo-5"
 
     let database: CacheDatabase
 

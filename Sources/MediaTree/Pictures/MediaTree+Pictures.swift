@@ -4,30 +4,18 @@ import MediaKit
 /// knows its size), and making it at open on the generation pool, once, kept in the memory cache.
 extension MediaTree {
     /// How the cover is made in `format`, or nil for a file without usable cover art. A cover
-    /// stored in `format` is served as stored, so its length is read from the file (the header's
-    /// `attached_pic`, no decoding); any other is converted at its own size.
+    /// stored in `format` is served as stored, its length from the probe (`attachedPictureSize`);
+    /// any other is converted at its own size (the probe's width and height). Nothing is read.
     func coverPlan(of version: MediaVersion, format: ImageFormat) -> ImagePlan? {
-        guard let cover = version.info.coverStream else { return nil }
-        let shownAs = version.shownAs
-        let key = PlanKey(identity: version.identity, chapter: nil, format: format)
-        return (try? imagePlans.value(for: key) { [media, logger] in
-            if let codec = cover.codec, ImageFormat(codec: codec) != nil {
-                do {
-                    guard let art = try media.coverArt(path: shownAs.string, size: version.identity.size),
-                          art.streamIndex == cover.index, !art.bytes.isEmpty else { return nil }
-                    if art.format == format { return .stored(.cover, byteCount: art.bytes.count, format: format) }
-                    guard let (width, height) = art.format?.dimensions(of: art.bytes),
-                          Self.isConvertible(width: width, height: height) else { return nil }
-                    return .converted(.cover, codec: codec, width: width, height: height, format: format)
-                } catch {
-                    logger.notice("no cover for \(shownAs): \(error)")
-                    return nil
-                }
-            }
-            guard let codec = cover.codec, let width = cover.width, let height = cover.height,
-                  Self.isConvertible(width: width, height: height) else { return nil }
-            return .converted(.cover, codec: codec, width: width, height: height, format: format)
-        }) ?? nil
+        guard let cover = version.info.coverStream, let codec = cover.codec else { return nil }
+        // Stored as wanted: its length is the probe's, nothing is read.
+        if ImageFormat(codec: codec) == format, let size = cover.attachedPictureSize {
+            return .stored(.cover, byteCount: size, format: format)
+        }
+        guard let width = cover.width, let height = cover.height, Self.isConvertible(width: width, height: height) else {
+            return nil
+        }
+        return .converted(.cover, codec: codec, width: width, height: height, format: format)
     }
 
     /// How the image of a listed chapter is made in `format`, or nil when it has none: its own
