@@ -1,4 +1,5 @@
 import MediaKit
+import SystemPackage
 
 /// `cover.png` and the chapter images: how each is made (decided without decoding, so that `stat`
 /// knows its size), and making it at open on the generation pool, once, kept in the memory cache.
@@ -12,7 +13,7 @@ extension MediaTree {
         return (try? imagePlans.value(for: PlanKey(identity: stat.identity, chapter: nil)) { [media, logger] in
             if cover.codec == "png" {
                 do {
-                    guard let art = try media.coverArt(path: path, size: stat.identity.size),
+                    guard let art = try media.coverArt(path: FilePath(path), size: stat.identity.size),
                           art.streamIndex == cover.index, !art.bytes.isEmpty else { return nil }
                     return .stored(.cover, byteCount: art.bytes.count)
                 } catch {
@@ -36,7 +37,7 @@ extension MediaTree {
         return (try? imagePlans.value(for: key) { [media, logger] in
             if entry.chapter.artwork != nil {
                 do {
-                    if let image = try media.chapterImage(path: path, size: stat.identity.size, index: entry.index) {
+                    if let image = try media.chapterImage(path: FilePath(path), size: stat.identity.size, index: entry.index) {
                         if image.codec == "png" && !image.bytes.isEmpty {
                             return .stored(.chapterArtwork(index: entry.index), byteCount: image.bytes.count)
                         }
@@ -82,7 +83,7 @@ extension MediaTree {
     func picture(of node: Node, stat: SourceStat, completion: @escaping @Sendable (Result<MadeImage, Error>) -> Void) throws {
         guard let plan = try picturePlan(of: node, stat: stat) else { throw TreeError.notFound }
         let rel = node.rel
-        let file = MediaFile(path: absolute(rel), size: stat.identity.size,
+        let file = MediaFile(path: FilePath(absolute(rel)), size: stat.identity.size,
                              modificationNanoseconds: stat.identity.modificationNanoseconds)
         let shownAs: String
         switch node {

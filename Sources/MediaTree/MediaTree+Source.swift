@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import MediaKit
+import SystemPackage
 
 extension MediaTree {
     /// Whether a source entry is a folder, a media folder or a plain file. Probes media-named files.
@@ -30,7 +31,7 @@ extension MediaTree {
             }
             do {
                 TreeStatistics.count(statistics.probes)
-                let info = try media.probe(path: path, size: stat.identity.size)
+                let info = try media.probe(path: FilePath(path), size: stat.identity.size)
                 probeDatabase?.store(.info(info), for: stat.identity)
                 return info
             } catch {

@@ -1,4 +1,5 @@
 import MediaKit
+import SystemPackage
 
 extension MediaTree {
     /// `thumbs/` as `list` gives it. Every listed name is in the default box and within the
@@ -25,7 +26,7 @@ extension MediaTree {
         let info = try probe(rel: rel, stat: stat)
         guard let request = thumbnailRequest(name: name, info: info) else { throw TreeError.notFound }
         let identity = stat.identity
-        let file = MediaFile(path: absolute(rel), size: identity.size,
+        let file = MediaFile(path: FilePath(absolute(rel)), size: identity.size,
                              modificationNanoseconds: identity.modificationNanoseconds)
         let shownAs = absolute(rel) + "/thumbs/" + name
         let diskKey = Self.diskKey(identity: identity, request: request)

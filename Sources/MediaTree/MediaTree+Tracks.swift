@@ -181,7 +181,7 @@ extension MediaTree {
     func runPass(path: String, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
         TreeStatistics.count(statistics.trackPasses)
         let started = ContinuousClock.now
-        let results: [TrackResult]
+        let results: [TrackPlan.EntryResult]
         do {
             results = try media.extractTracks(path: path, size: size, plan: plan, into: folder,
                                               timeout: settings.trackTimeout)
@@ -200,7 +200,7 @@ extension MediaTree {
             switch result.outcome {
             case .success(let track):
                 TreeStatistics.count(statistics.tracksMade)
-                outcomes[id] = .made(TrackFile(path: track.path, size: track.size, cutShort: track.cutShort))
+                outcomes[id] = .made(TrackFile(path: track.path.string, size: track.size, cutShort: track.cutShort))
                 if let cut = track.cutShort {
                     logger.notice("\(path)/tracks/\(id) holds what comes before the damage: \(cut)")
                 }
