@@ -53,7 +53,7 @@ extension MediaService {
 
 /// Makes `path` and its missing parents (mode 0755).
 /// - Throws: `MediaError.output`.
-func makeFolders(_ path: String) throws {
+private func makeFolders(_ path: String) throws {
     var prefix = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
         prefix += "/" + component

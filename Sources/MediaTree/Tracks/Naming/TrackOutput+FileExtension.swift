@@ -3,7 +3,7 @@ import MediaKit
 extension TrackOutput {
     /// The file name extension of an entry made this way, with its dot. Every one is four bytes long
     /// (`TrackPlan.maxBaseBytes` counts on it).
-    public var fileExtension: String {
+    var fileExtension: String {
         switch self {
         case .audioMatroska: return ".mka"
         case .videoMatroska: return ".mkv"
