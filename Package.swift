@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // FilePath: paths as the bytes the file system has, not as text (a name need not be UTF-8).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C modules: system libraries with small prefixed shims for what Swift cannot import.
@@ -32,10 +34,13 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
-        .target(name: "MediaKit", dependencies: ["CAV", "CPNG", "CJPEG"]),
+        .target(name: "MediaKit", dependencies: [
+            "CAV", "CPNG", "CJPEG", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [
             "MediaKit",
+            .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             // The persistent caches (probe database, disk cache index) are the tree's, over SQLite.
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -51,9 +56,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "TestSupport"]),
+        .testTarget(name: "MediaKitTests", dependencies: [
+            "MediaKit", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "MediaTreeTests", dependencies: [
             "MediaTree", "MediaKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge"]),

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Which version of a file: a change in any field means the file changed (the tree probes it
 /// again; a file a probe kept open is not handed out, `ProbedInputs`).
@@ -22,9 +23,9 @@ public struct FileIdentity: Hashable, Sendable {
     }
 
     /// The version `path` names now (following links); nil when it cannot be `stat`ed.
-    public init?(path: String) {
+    public init?(path: FilePath) {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard path.withPlatformString({ stat($0, &st) }) == 0 else { return nil }
         self.init(st)
     }
 

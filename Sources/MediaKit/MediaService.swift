@@ -1,13 +1,15 @@
 import CAV
+import SystemPackage
 
 /// The narrow interface through which the rest of mediafs reaches the media layer.
 ///
 /// Requests and answers are plain values (paths, numbers, `Codable` structs), so that an
-/// implementation could run the work in a separate worker process.
+/// implementation could run the work in a separate worker process. Paths are `FilePath`s, the
+/// bytes the file system has: a file whose name is not UTF-8 is opened by its own name.
 public protocol MediaService: Sendable {
     /// Probes the file at `path` (of `size` bytes).
     /// - Throws: `MediaError`.
-    func probe(path: String, size: Int64) throws -> MediaInfo
+    func probe(path: FilePath, size: Int64) throws -> MediaInfo
 
     /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a file
     /// in its format of exactly `ImageEncoder.encodedSize(format:width:height:)` bytes. Safe to
@@ -21,26 +23,28 @@ public protocol MediaService: Sendable {
     /// chapters. Matroska/WebM and QuickTime/MP4 are read by mediafs itself (libavformat keeps
     /// one title per chapter); other formats through libavformat.
     /// - Throws: `MediaError`: `.damaged` for a broken chapter structure, `.notMedia`, `.io`.
-    func chapters(path: String, size: Int64) throws -> ChapterList
+    func chapters(path: FilePath, size: Int64) throws -> ChapterList
 
     /// The bytes of the file's own image for chapter `index` (0-based, in
     /// `chapters(path:size:).defaultEdition.chapters`): a sample of an MP4/QuickTime chapter image
     /// track, JPEG (`mjpeg`) or PNG (`png`), as stored. Nil when the chapter has no image of its own.
     /// - Throws: `MediaError`.
-    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage?
+    func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage?
 
-    /// Makes the files of `plan` (see `TrackPlan(info:)`) from the file at `path` (of `size`
-    /// bytes) in one pass over it, as `<folder>/<group>/<name>`. Each file is written under a
-    /// temporary name and renamed when complete; the output is bit-exact, so the same source gives
-    /// the same bytes (and size) every time.
+    /// Does `jobs` from the file at `path` (of `size` bytes) in one pass over it: each job's file
+    /// is written under a temporary name in the folder of its `path` (which must exist) and
+    /// renamed to its `path` when complete. The output is bit-exact, so the same source gives the
+    /// same bytes (and size) every time. Which files a film's tracks give, and their names, are the
+    /// caller's: MediaKit knows no folder of the mount.
     ///
     /// A damaged file gives the tracks that could be made, whole (up to the damage; see
     /// `ExtractedTrack.cutShort`), and a failure for the others. Past `timeout` seconds (opening
-    /// included), every track not yet complete fails with `MediaError.timedOut`.
-    /// - Returns: one result per entry of `plan`, in its order.
+    /// included), every track not yet complete fails with `MediaError.timedOut`. A job whose file
+    /// cannot be written fails with `MediaError.output`.
+    /// - Returns: one result per job, in their order.
     /// - Throws: `MediaError` only when nothing can be done: the file cannot be opened (`.notMedia`,
-    ///   `.timedOut`), is not of `size` bytes (`.sourceChanged`), or `folder` cannot be written (`.output`).
-    func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult]
+    ///   `.timedOut`) or is not of `size` bytes (`.sourceChanged`).
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult]
 
     /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
     /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
@@ -48,7 +52,7 @@ public protocol MediaService: Sendable {
     /// `ffmpeg -i F -map 0:v:N -c copy -f image2` writes it, to serve as they are where
     /// `CoverArt.format` is the format wanted.
     /// - Throws: `MediaError`: `.notMedia`, `.timedOut`.
-    func coverArt(path: String, size: Int64) throws -> CoverArt?
+    func coverArt(path: FilePath, size: Int64) throws -> CoverArt?
 
     /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
     /// and written in `format` at exactly `width` × `height` pixels (scaled if the picture has
@@ -63,11 +67,11 @@ public protocol MediaService: Sendable {
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
 /// same path, size and modification time.
 public struct MediaFile: Codable, Sendable, Hashable {
-    public var path: String
+    public var path: FilePath
     public var size: Int64
     public var modificationNanoseconds: Int64
 
-    public init(path: String, size: Int64, modificationNanoseconds: Int64) {
+    public init(path: FilePath, size: Int64, modificationNanoseconds: Int64) {
         self.path = path
         self.size = size
         self.modificationNanoseconds = modificationNanoseconds
@@ -103,7 +107,7 @@ public struct LocalMediaService: MediaService {
         av_log_set_level(AV_LOG_FATAL)
     }
 
-    public func probe(path: String, size: Int64) throws -> MediaInfo {
+    public func probe(path: FilePath, size: Int64) throws -> MediaInfo {
         try Prober.probe(path: path, size: size, timeout: probeTimeout, keepingIn: probed)
     }
 
@@ -116,24 +120,24 @@ public struct LocalMediaService: MediaService {
 
     /// Closes the decode sessions and the probed file kept for the file at `path` (say, when it
     /// was removed).
-    public func closeSessions(path: String) {
+    public func closeSessions(path: FilePath) {
         thumbnails.pool.close(path: path)
         probed.forget(path: path)
     }
 
-    public func chapters(path: String, size: Int64) throws -> ChapterList {
+    public func chapters(path: FilePath, size: Int64) throws -> ChapterList {
         try ChapterReader.read(path: path, size: size, timeout: probeTimeout)
     }
 
-    public func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+    public func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage? {
         try ChapterReader.image(path: path, size: size, index: index, timeout: probeTimeout)
     }
 
-    public func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        try TrackExtractor(path: path, size: size, folder: folder, timeout: timeout, probed: probed).run(plan)
+    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+        try TrackExtractor(path: path, size: size, timeout: timeout, probed: probed).run(jobs)
     }
 
-    public func coverArt(path: String, size: Int64) throws -> CoverArt? {
+    public func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {
         try CoverArtReader.read(path: path, timeout: probeTimeout)
     }
 

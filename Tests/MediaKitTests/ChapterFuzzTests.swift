@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -27,7 +28,7 @@ import TestSupport
     }
 
     func ownReader(_ path: String, _ size: Int64) throws {
-        let file = try FileReader(path: path, length: size)
+        let file = try FileReader(path: FilePath(path), length: size)
         switch ContainerFamily(head: try file.read(at: 0, count: 16)) {
         case .matroska: _ = try MatroskaChapterReader.read(file)
         case .quickTime: _ = try QuickTimeChapterReader.read(file)
@@ -36,7 +37,7 @@ import TestSupport
     }
 
     func service(_ path: String, _ size: Int64) throws {
-        _ = try Chapters.media.chapters(path: path, size: size)
+        _ = try Chapters.media.chapters(path: FilePath(path), size: size)
     }
 
     @Test(arguments: ["multilingual.mkv", "chapters-at-end.mkv", "two-languages.mp4", "ffmetadata.mp4"])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import TestSupport
 
 /// Reading chapters of the test files through the service, as the tree will.
@@ -13,13 +14,13 @@ enum Chapters {
     /// The chapters of a file of the chapter media (`ChapterMedia`).
     static func of(_ name: String) throws -> ChapterList {
         let url = try ChapterMedia.file(name)
-        return try media.chapters(path: url.path, size: try size(url))
+        return try media.chapters(path: FilePath(url.path), size: try size(url))
     }
 
     /// The chapters of a file of the fixture library (`TestMedia`).
     static func ofFixture(_ relativePath: String) throws -> ChapterList {
         let url = try TestMedia.file(relativePath)
-        return try media.chapters(path: url.path, size: try size(url))
+        return try media.chapters(path: FilePath(url.path), size: try size(url))
     }
 
     /// The default edition's chapters of a chapter-media file.

@@ -1,5 +1,6 @@
 import Foundation
 import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ import TestSupport
 
     func video(_ path: String) throws -> MediaInfo.Stream {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber
-        return try #require(try media.probe(path: path, size: size.int64Value).streams.first { $0.isMovingVideo })
+        return try #require(try media.probe(path: FilePath(path), size: size.int64Value).streams.first { $0.isMovingVideo })
     }
 
     @Test func pqAndHLG() throws {

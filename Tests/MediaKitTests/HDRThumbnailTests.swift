@@ -1,6 +1,7 @@
 import Foundation
 import CAV
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -16,7 +17,7 @@ import TestSupport
         let clip = try LibraryVideo(path)
         let (_, png, index) = try clip.thumbnail(LocalMediaService(), at: 1.0)
         #expect(png.width == 320 && png.height == 180 && index == 25)
-        let reference = try ToneMapReference.frame(clip.file.path, at: 1.0, width: 320, height: 180)
+        let reference = try ToneMapReference.frame(clip.file.path.string, at: 1.0, width: 320, height: 180)
         let distance = ColorDistance(png.rgb, reference)
         #expect(distance.worstChannel <= ToneMapReference.tolerance, "\(path): \(distance)")
 
@@ -33,7 +34,7 @@ import TestSupport
         let service = LocalMediaService()
         let (_, first, _) = try clip.thumbnail(service, at: 1.0, box: .full)
         #expect(first.width == 640 && first.height == 360)
-        let reference = try ToneMapReference.frame(clip.file.path, at: 1.0, width: 640, height: 360)
+        let reference = try ToneMapReference.frame(clip.file.path.string, at: 1.0, width: 640, height: 360)
         let distance = ColorDistance(first.rgb, reference)
         #expect(distance.worstChannel <= ToneMapReference.tolerance, "\(distance)")
         let small = try clip.thumbnail(service, at: 1.0)
@@ -49,9 +50,9 @@ import TestSupport
         defer { folder.remove() }
         let path = try HDRInfoTests.dolbyVisionCopy(in: folder, profile: 5, compatibility: 0)
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).int64Value
-        let file = MediaFile(path: path, size: size, modificationNanoseconds: 1)
+        let file = MediaFile(path: FilePath(path), size: size, modificationNanoseconds: 1)
         let service = LocalMediaService()
-        let video = try #require(try service.probe(path: path, size: size).streams.first { $0.isMovingVideo })
+        let video = try #require(try service.probe(path: FilePath(path), size: size).streams.first { $0.isMovingVideo })
         #expect(video.isDolbyVisionOnly)
         let request = ThumbnailRequest(streamIndex: video.index, time: 1, pick: .exact, width: 320, height: 180)
         let png = try StoredPNG(try service.thumbnail(of: file, request: request).bytes)

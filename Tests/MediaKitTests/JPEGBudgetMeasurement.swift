@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 
 /// The figures Docs/ARCHITECTURE.md quotes for the JPEG budget, on films given in
@@ -18,8 +19,8 @@ struct JPEGBudgetMeasurement {
         let service = LocalMediaService(probeTimeout: 20)
         var st = stat()
         guard stat(path, &st) == 0 else { throw StoredPNG.Malformed(description: "no \(path)") }
-        let file = MediaFile(path: path, size: Int64(st.st_size), modificationNanoseconds: Int64(st.st_mtim.tv_sec))
-        let info = try service.probe(path: path, size: file.size)
+        let file = MediaFile(path: FilePath(path), size: Int64(st.st_size), modificationNanoseconds: Int64(st.st_mtim.tv_sec))
+        let info = try service.probe(path: FilePath(path), size: file.size)
         guard let video = info.streams.first(where: \.isMovingVideo),
               let size = ThumbnailGeometry.outputSize(of: video, box: box) else {
             throw StoredPNG.Malformed(description: "\(path) has no video")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -107,7 +108,7 @@ import TestSupport
 
     @Test func keepsWhatLibavformatDrops() throws {
         let url = try ChapterMedia.file("multilingual.mkv")
-        let probed = try Chapters.media.probe(path: url.path, size: try Chapters.size(url))
+        let probed = try Chapters.media.probe(path: FilePath(url.path), size: try Chapters.size(url))
         let ours = try Chapters.of("multilingual.mkv")
         // libavformat: one title per chapter, editions mixed (PLATFORM-NOTES.md).
         #expect(probed.chapters.count < ours.editions.map(\.chapters.count).reduce(0, +))
@@ -116,7 +117,7 @@ import TestSupport
 
     @Test func theFixtureMovieAgreesWithLibavformat() throws {
         let url = try TestMedia.file("movie-1080p.mkv")
-        let probed = try Chapters.media.probe(path: url.path, size: try Chapters.size(url)).chapters
+        let probed = try Chapters.media.probe(path: FilePath(url.path), size: try Chapters.size(url)).chapters
         let ours = try #require(try Chapters.ofFixture("movie-1080p.mkv").defaultEdition).chapters
         #expect(ours.count == 8)
         #expect(ours.map { $0.titles.first?.text } == probed.map(\.title))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -11,7 +12,7 @@ import TestSupport
     static func copy(_ relativePath: String, into folder: TempFolder) throws -> (path: String, size: Int64) {
         let path = folder.path((relativePath as NSString).lastPathComponent)
         try FileManager.default.copyItem(atPath: try TestMedia.file(relativePath).path, toPath: path)
-        let size = try #require(FileIdentity(path: path)).size
+        let size = try #require(FileIdentity(path: FilePath(path))).size
         return (path, size)
     }
 
@@ -34,11 +35,11 @@ import TestSupport
         defer { folder.remove() }
         let source = try Self.copy("movie-1080p.mkv", into: folder)
         let inputs = ProbedInputs()
-        _ = try Prober.probe(path: source.path, size: source.size, timeout: 20, keepingIn: inputs)
-        #expect(inputs.take(path: source.path + ".other") == nil)
-        let taken = try #require(inputs.take(path: source.path))
-        #expect(taken.path == source.path)
-        #expect(inputs.take(path: source.path) == nil)
+        _ = try Prober.probe(path: FilePath(source.path), size: source.size, timeout: 20, keepingIn: inputs)
+        #expect(inputs.take(path: FilePath(source.path + ".other")) == nil)
+        let taken = try #require(inputs.take(path: FilePath(source.path)))
+        #expect(taken.path == FilePath(source.path))
+        #expect(inputs.take(path: FilePath(source.path)) == nil)
     }
 
     @Test func aRemovedFileIsClosed() throws {
@@ -46,10 +47,10 @@ import TestSupport
         defer { folder.remove() }
         let source = try Self.copy("movie-1080p.mkv", into: folder)
         let media = LocalMediaService()
-        _ = try media.probe(path: source.path, size: source.size)
-        #expect(media.probed.isKept(path: source.path))
-        media.closeSessions(path: source.path)
-        #expect(!media.probed.isKept(path: source.path))
+        _ = try media.probe(path: FilePath(source.path), size: source.size)
+        #expect(media.probed.isKept(path: FilePath(source.path)))
+        media.closeSessions(path: FilePath(source.path))
+        #expect(!media.probed.isKept(path: FilePath(source.path)))
     }
 
     @Test func aFileChangedSinceItsProbeIsNotHandedOut() throws {
@@ -57,10 +58,10 @@ import TestSupport
         defer { folder.remove() }
         let source = try Self.copy("movie-1080p.mkv", into: folder)
         let inputs = ProbedInputs()
-        _ = try Prober.probe(path: source.path, size: source.size, timeout: 20, keepingIn: inputs)
+        _ = try Prober.probe(path: FilePath(source.path), size: source.size, timeout: 20, keepingIn: inputs)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, source.path, &times, 0) == 0)
-        #expect(inputs.take(path: source.path) == nil)
+        #expect(inputs.take(path: FilePath(source.path)) == nil)
     }
 
     @Test func keptFilesAreBoundedInNumberAndTime() throws {
@@ -71,13 +72,13 @@ import TestSupport
         for n in 0..<3 {
             let path = folder.path("\(n).mkv")
             try FileManager.default.copyItem(atPath: try TestMedia.file("movie-1080p.mkv").path, toPath: path)
-            let version = try #require(FileIdentity(path: path))
-            inputs.keep(try InputFile(path: path, timeout: 20), version: version)
+            let version = try #require(FileIdentity(path: FilePath(path)))
+            inputs.keep(try InputFile(path: FilePath(path), timeout: 20), version: version)
             paths.append(path)
         }
         #expect(inputs.count == 2)
-        #expect(inputs.take(path: paths[0]) == nil)
-        #expect(inputs.take(path: paths[2]) != nil)
+        #expect(inputs.take(path: FilePath(paths[0])) == nil)
+        #expect(inputs.take(path: FilePath(paths[2])) != nil)
         // The one left is closed once its time is over, even if nobody asks.
         let waitedUntil = Date().addingTimeInterval(5)
         while inputs.count > 0 && Date() < waitedUntil { usleep(50_000) }
@@ -90,17 +91,16 @@ import TestSupport
         defer { folder.remove() }
         let source = try Self.copy("movie-1080p.mkv", into: folder)
         let media = LocalMediaService()
-        let info = try media.probe(path: source.path, size: source.size)
-        let plan = TrackPlan(info: info)
-        #expect(media.probed.isKept(path: source.path))
+        let info = try media.probe(path: FilePath(source.path), size: source.size)
+        #expect(media.probed.isKept(path: FilePath(source.path)))
         let taking = try folder.makeFolder("taking")
-        let first = try media.extractTracks(path: source.path, size: source.size, plan: plan, into: taking, timeout: 60)
-        #expect(!media.probed.isKept(path: source.path), "the pass took the probe's file")
+        let first = try media.extractAllTracks(path: source.path, size: source.size, info: info, into: taking)
+        #expect(!media.probed.isKept(path: FilePath(source.path)), "the pass took the probe's file")
         let opening = try folder.makeFolder("opening")
-        let second = try media.extractTracks(path: source.path, size: source.size, plan: plan, into: opening, timeout: 60)
+        let second = try media.extractAllTracks(path: source.path, size: source.size, info: info, into: opening)
         #expect(first.allSatisfy { $0.track != nil } && second.allSatisfy { $0.track != nil })
         let made = try Self.bytes(under: taking)
-        #expect(made.count == plan.entries.count)
+        #expect(made.count == first.count)
         let again = try Self.bytes(under: opening)
         #expect(made == again)
     }
@@ -110,16 +110,16 @@ import TestSupport
         let folder = try TempFolder("probed-thumbnail")
         defer { folder.remove() }
         let source = try Self.copy("feature-1080p.mp4", into: folder)
-        let version = try #require(FileIdentity(path: source.path))
-        let file = MediaFile(path: source.path, size: source.size, modificationNanoseconds: version.modificationNanoseconds)
+        let version = try #require(FileIdentity(path: FilePath(source.path)))
+        let file = MediaFile(path: FilePath(source.path), size: source.size, modificationNanoseconds: version.modificationNanoseconds)
         let media = LocalMediaService()
-        let info = try media.probe(path: source.path, size: source.size)
+        let info = try media.probe(path: FilePath(source.path), size: source.size)
         let video = try #require(info.streams.first { $0.isMovingVideo })
         let size = try #require(ThumbnailGeometry.outputSize(of: video, box: .width(320)))
         let request = ThumbnailRequest(streamIndex: video.index, time: 7.3, pick: .exact, width: size.width, height: size.height)
-        #expect(media.probed.isKept(path: source.path))
+        #expect(media.probed.isKept(path: FilePath(source.path)))
         let taking = try media.thumbnail(of: file, request: request)
-        #expect(!media.probed.isKept(path: source.path), "the decode session took the probe's file")
+        #expect(!media.probed.isKept(path: FilePath(source.path)), "the decode session took the probe's file")
         let opening = try LocalMediaService().thumbnail(of: file, request: request)
         #expect(taking.bytes == opening.bytes)
         #expect(taking.frameTime == opening.frameTime)

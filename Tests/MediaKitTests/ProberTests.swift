@@ -1,5 +1,6 @@
 import Foundation
 import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ import TestSupport
     func probe(_ relativePath: String) throws -> MediaInfo {
         let url = try TestMedia.file(relativePath)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! NSNumber
-        return try media.probe(path: url.path, size: size.int64Value)
+        return try media.probe(path: FilePath(url.path), size: size.int64Value)
     }
 
     @Test func mp4WithChaptersTwoAudioLanguagesAndASubtitle() throws {
@@ -86,7 +87,7 @@ import TestSupport
     @Test func chapterImageTracksAreMarkedAndAreNoVideoTracks() throws {
         let url = try ChapterMedia.file("jpeg-chapter-track.mp4")
         let size = try TrackExtractionTests.size(url.path)
-        let info = try media.probe(path: url.path, size: size)
+        let info = try media.probe(path: FilePath(url.path), size: size)
         #expect(info.streams.map(\.codec) == ["h264", "aac", "mjpeg", "bin_data"])
         let pictures = info.streams[2]
         #expect(pictures.kind == .video && pictures.disposition == ["timed_thumbnails"], "\(pictures.disposition)")
@@ -94,15 +95,15 @@ import TestSupport
         #expect(info.streams.filter(\.isMovingVideo).map(\.index) == [0])
         #expect(!info.streams[0].isChapterImageTrack)
         #expect(info.coverStream == nil)
-        let plan = TrackPlan(info: info)
-        #expect(plan.entries(in: .visual).isEmpty, "\(plan.entries(in: .visual).map(\.name))")
-        #expect(plan.entries(in: .audible).count == 1)
+        let jobs = TestJobs.jobs(for: info, into: "/tracks")
+        #expect(!jobs.contains { $0.output == .videoMatroska }, "\(jobs.map(\.path))")
+        #expect(jobs.filter { $0.output == .audioMatroska }.count == 1)
 
         // Marked by libavformat already (the PNG track is in the only chap list it read): kept as is.
         let png = try ChapterMedia.file("two-languages.mp4")
-        let twoLanguages = try media.probe(path: png.path, size: try TrackExtractionTests.size(png.path))
+        let twoLanguages = try media.probe(path: FilePath(png.path), size: try TrackExtractionTests.size(png.path))
         #expect(twoLanguages.streams.filter { $0.kind == .video }.map(\.disposition) == [["default"], ["attached_pic", "timed_thumbnails"]])
-        #expect(TrackPlan(info: twoLanguages).entries(in: .visual).isEmpty)
+        #expect(!TestJobs.jobs(for: twoLanguages, into: "/tracks").contains { $0.output == .videoMatroska })
         // MP4s without a JPEG or PNG video stream: nothing marked.
         for name in ["feature-1080p.mp4", "clips/Holiday Café 2021.mp4"] {
             #expect(try probe(name).streams.allSatisfy { !$0.isChapterImageTrack }, "\(name)")

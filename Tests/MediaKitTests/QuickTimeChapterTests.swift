@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -16,7 +17,7 @@ import TestSupport
         // ffmpeg stores the chapter track's language as Macintosh code 0: English.
         #expect(chapters.allSatisfy { $0.titles.first?.languages == ["eng"] })
         #expect(chapters.allSatisfy { $0.artwork == nil })
-        #expect(try Chapters.media.chapterImage(path: try ChapterMedia.file("ffmetadata.mp4").path, size: -1, index: 0) == nil)
+        #expect(try Chapters.media.chapterImage(path: FilePath(try ChapterMedia.file("ffmetadata.mp4").path), size: -1, index: 0) == nil)
     }
 
     @Test func twoChapterTextTracksGiveTwoTitlesPerChapter() throws {
@@ -43,12 +44,12 @@ import TestSupport
         #expect(artwork.map(\.sample) == [0, 1, 2])
         #expect(artwork.allSatisfy { $0.codec == "png" && $0.trackID == artwork[0].trackID })
         for index in 0..<3 {
-            let image = try #require(try Chapters.media.chapterImage(path: url.path, size: try Chapters.size(url), index: index))
+            let image = try #require(try Chapters.media.chapterImage(path: FilePath(url.path), size: try Chapters.size(url), index: index))
             let expected = [UInt8](try Data(contentsOf: try ChapterMedia.file("image-\(index + 1).png")))
             #expect(image.codec == "png")
             #expect(image.bytes == expected)
         }
-        #expect(try Chapters.media.chapterImage(path: url.path, size: try Chapters.size(url), index: 3) == nil)
+        #expect(try Chapters.media.chapterImage(path: FilePath(url.path), size: try Chapters.size(url), index: 3) == nil)
     }
 
     @Test func neroChaptersAreTheFallbackWithoutAChapterTrack() throws {
@@ -65,7 +66,7 @@ import TestSupport
 
     @Test func theAudiobookFixture() throws {
         let url = try TestMedia.file("audio/audiobook.m4a")
-        let probed = try Chapters.media.probe(path: url.path, size: try Chapters.size(url)).chapters
+        let probed = try Chapters.media.probe(path: FilePath(url.path), size: try Chapters.size(url)).chapters
         let list = try Chapters.ofFixture("audio/audiobook.m4a")
         #expect(list.source == .quickTimeTracks)
         let chapters = try #require(list.defaultEdition).chapters

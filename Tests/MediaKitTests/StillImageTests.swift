@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -11,7 +12,7 @@ import TestSupport
     func coverOf(_ relativePath: String) throws -> (CoverArt?, MediaInfo) {
         let url = try TestMedia.file(relativePath)
         let size = try Chapters.size(url)
-        return (try media.coverArt(path: url.path, size: size), try media.probe(path: url.path, size: size))
+        return (try media.coverArt(path: FilePath(url.path), size: size), try media.probe(path: FilePath(url.path), size: size))
     }
 
     @Test func theAudiobookCoverIsTheJPEGTheProbeShows() throws {
@@ -47,10 +48,10 @@ import TestSupport
     @Test func aChapterImageTrackIsNotACover() throws {
         let url = try ChapterMedia.file("two-languages.mp4")
         let size = try Chapters.size(url)
-        let info = try media.probe(path: url.path, size: size)
+        let info = try media.probe(path: FilePath(url.path), size: size)
         #expect(info.streams.contains { $0.disposition.contains("attached_pic") })
         #expect(info.coverStream == nil)
-        #expect(try media.coverArt(path: url.path, size: size) == nil)
+        #expect(try media.coverArt(path: FilePath(url.path), size: size) == nil)
     }
 
     @Test func jpegHeadersThatGiveNoSize() {

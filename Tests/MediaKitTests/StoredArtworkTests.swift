@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -22,9 +23,9 @@ import TestSupport
     func theCoverIsTheStoredJPEGByteForByte(path: String) throws {
         let url = try TestMedia.file(path)
         let size = try Chapters.size(url)
-        let info = try media.probe(path: url.path, size: size)
+        let info = try media.probe(path: FilePath(url.path), size: size)
         let stream = try #require(info.coverStream)
-        let cover = try #require(try media.coverArt(path: url.path, size: size))
+        let cover = try #require(try media.coverArt(path: FilePath(url.path), size: size))
         #expect(cover.format == .jpeg)
         #expect(cover.bytes == (try Self.ffmpegCopy(url, info: info, stream: stream)))
         // Its size from the header, without decoding: the probe's.
@@ -35,7 +36,7 @@ import TestSupport
     /// The stored JPEG cover asked for as PNG, and as a JPEG of another size: converted, exact.
     @Test func aStoredPictureBecomesTheOtherFormat() throws {
         let url = try TestMedia.file("audio/audiobook.m4a")
-        let cover = try #require(try media.coverArt(path: url.path, size: try Chapters.size(url)))
+        let cover = try #require(try media.coverArt(path: FilePath(url.path), size: try Chapters.size(url)))
         let (width, height) = try #require(JPEGHeader.dimensions(cover.bytes))
         let png = try media.stillImage(bytes: cover.bytes, codec: cover.codec, width: width, height: height, format: .png)
         #expect(png.count == ImageEncoder.encodedSize(format: .png, width: width, height: height))
@@ -53,7 +54,7 @@ import TestSupport
     /// as JPEGs converted at that size, exact.
     @Test func aStoredPNGChapterImageAndItsJPEG() throws {
         let url = try ChapterMedia.file("two-languages.mp4")
-        let image = try #require(try media.chapterImage(path: url.path, size: try Chapters.size(url), index: 0))
+        let image = try #require(try media.chapterImage(path: FilePath(url.path), size: try Chapters.size(url), index: 0))
         #expect(image.format == .png)
         let (width, height) = try #require(image.format?.dimensions(of: image.bytes))
         let decoded = try JPEGEncoderTests.ffmpegDecode(image.bytes)

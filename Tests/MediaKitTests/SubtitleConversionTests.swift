@@ -1,5 +1,6 @@
 import Foundation
 import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -14,7 +15,7 @@ import TestSupport
     struct Compared: Hashable, CustomStringConvertible {
         var codec: String
         var output: TrackOutput
-        var description: String { "\(codec) → \(output.fileExtension)" }
+        var description: String { "\(codec) → \(TestJobs.fileExtension(of: output))" }
     }
 
     /// The ffmpeg command's conversion of subtitle stream `n` (as `-map 0:s:N` counts) with the
@@ -31,27 +32,28 @@ import TestSupport
     /// command's conversion of its stream; what was compared.
     func expectSameAsFFmpeg(_ source: String) throws -> Set<Compared> {
         let size = try TrackExtractionTests.size(source)
-        let info = try media.probe(path: source, size: size)
+        let info = try media.probe(path: FilePath(source), size: size)
         let folder = try TempFolder("subtitles")
         defer { folder.remove() }
-        let results = try media.extractTracks(path: source, size: size, plan: TrackPlan(info: info), into: folder.path("ours"), timeout: 60)
+        let results = try media.extractAllTracks(path: source, size: size, info: info, into: folder.path("ours"))
         var compared: Set<Compared> = []
-        for result in results where result.entry.output == .subtitleSRT || result.entry.output == .subtitleWebVTT {
-            let track = try #require(result.track, "\(source): \(result.entry.name): \(String(describing: result.error))")
-            let n = info.streams.filter { $0.kind == .subtitle && $0.index < result.entry.streamIndex }.count
-            let codec = result.entry.output == .subtitleSRT ? "srt" : "webvtt"
-            let theirs = try Self.ffmpeg(source, subtitle: n, codec: codec, into: folder.path("ffmpeg-\(n)\(result.entry.output.fileExtension)"))
-            let ours = try Data(contentsOf: URL(fileURLWithPath: track.path))
+        for result in results where result.job.output == .subtitleSRT || result.job.output == .subtitleWebVTT {
+            let track = try #require(result.track, "\(source): \(result.job.path): \(String(describing: result.error))")
+            let n = info.streams.filter { $0.kind == .subtitle && $0.index < result.job.streamIndex }.count
+            let codec = result.job.output == .subtitleSRT ? "srt" : "webvtt"
+            let theirs = try Self.ffmpeg(source, subtitle: n, codec: codec,
+                                         into: folder.path("ffmpeg-\(n)\(TestJobs.fileExtension(of: result.job.output))"))
+            let ours = try Data(contentsOf: URL(fileURLWithPath: track.path.string))
             #expect(ours == theirs, """
-                \(source) s:\(n) \(result.entry.name) differs from `ffmpeg -map 0:s:\(n) -c:s \(codec)`:
+                \(source) s:\(n) \(result.job.path) differs from `ffmpeg -map 0:s:\(n) -c:s \(codec)`:
                 ours:
                 \(String(decoding: ours.prefix(1500), as: UTF8.self).debugDescription)
                 ffmpeg's:
                 \(String(decoding: theirs.prefix(1500), as: UTF8.self).debugDescription)
                 """)
             #expect(track.size == Int64(ours.count))
-            let stream = try #require(info.streams.first { $0.index == result.entry.streamIndex })
-            compared.insert(Compared(codec: stream.codec ?? "?", output: result.entry.output))
+            let stream = try #require(info.streams.first { $0.index == result.job.streamIndex })
+            compared.insert(Compared(codec: stream.codec ?? "?", output: result.job.output))
         }
         return compared
     }
@@ -66,8 +68,8 @@ import TestSupport
             let path = library + "/" + relative
             guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
                   let size = try? TrackExtractionTests.size(path), size > 0,
-                  let info = try? media.probe(path: path, size: size),
-                  TrackPlan(info: info).entries.contains(where: { $0.output == .subtitleSRT }) else { continue }
+                  let info = try? media.probe(path: FilePath(path), size: size),
+                  TestJobs.jobs(for: info, into: "/tracks").contains(where: { $0.output == .subtitleSRT }) else { continue }
             files.append(relative)
             compared.formUnion(try expectSameAsFFmpeg(path))
         }
@@ -103,12 +105,12 @@ import TestSupport
         // cue with CR LF; WebVTT leaves &, < and > as they are; an event with no text left is a
         // cue with no text.
         let size = try TrackExtractionTests.size(mkv)
-        let results = try media.extractTracks(path: mkv, size: size, plan: TrackPlan(info: try media.probe(path: mkv, size: size)),
-                                              into: folder.path("check"), timeout: 60)
-        let assSRT = try TrackExtractionTests.read(try #require(results.first { $0.entry.output == .subtitleSRT }?.track).path)
+        let results = try media.extractAllTracks(path: mkv, size: size, info: try media.probe(path: FilePath(mkv), size: size),
+                                                 into: folder.path("check"))
+        let assSRT = try TrackExtractionTests.read(try #require(results.first { $0.job.output == .subtitleSRT }?.track).path)
         #expect(assSRT.hasPrefix("1\n00:00:00,523 --> 00:00:01,523\nLine one\r\nLine two\r\n"))
         #expect(assSRT.contains("\n00:00:06,023 --> 00:00:07,023\n\n\n"))
-        let srtVTT = try TrackExtractionTests.read(try #require(results.filter { $0.entry.output == .subtitleWebVTT }[1].track).path)
+        let srtVTT = try TrackExtractionTests.read(try #require(results.filter { $0.job.output == .subtitleWebVTT }[1].track).path)
         #expect(srtVTT.contains("fish & chips > 3 < 4"))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import MediaKit
+import SystemPackage
 import TestSupport
 
 /// One file of the test library, probed, with what a thumbnail request needs.
@@ -13,9 +14,9 @@ struct LibraryVideo {
         let url = try TestMedia.file(relativePath)
         var st = stat()
         guard stat(url.path, &st) == 0 else { throw StoredPNG.Malformed(description: "cannot stat \(url.path)") }
-        file = MediaFile(path: url.path, size: Int64(st.st_size),
+        file = MediaFile(path: FilePath(url.path), size: Int64(st.st_size),
                          modificationNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
-        info = try Prober.probe(path: url.path, size: file.size)
+        info = try Prober.probe(path: FilePath(url.path), size: file.size)
         guard let video = info.streams.first(where: \.isMovingVideo) else {
             throw StoredPNG.Malformed(description: "\(relativePath) has no video")
         }

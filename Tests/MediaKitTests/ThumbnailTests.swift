@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import MediaKit
 import Synchronization
+import SystemPackage
 import Testing
 
 /// Thumbnails of the test library, checked by the frame index every frame carries in its strip
@@ -115,7 +116,7 @@ import Testing
         #expect(index == 45)
         #expect(ThumbnailGeometry.clockwiseQuarterTurns(rotation: phone.video.rotation) == 3)
         #expect(thumbnail.bytes.count == PNGEncoder.encodedSize(width: 320, height: 569))
-        let reference = try FFmpegFrames.frame(phone.file.path, at: 1.5, width: 320, height: 569)
+        let reference = try FFmpegFrames.frame(phone.file.path.string, at: 1.5, width: 320, height: 569)
         #expect(Self.meanDifference(png.rgb, reference) < 4)
     }
 
@@ -138,7 +139,7 @@ import Testing
         let clip = try LibraryVideo("clips/clip-hevc10.mkv")
         let (_, png, index) = try alone(clip, 1.0)
         #expect(index == 25)
-        let reference = try FFmpegFrames.frame(clip.file.path, at: 1.0, width: 320, height: 180)
+        let reference = try FFmpegFrames.frame(clip.file.path.string, at: 1.0, width: 320, height: 180)
         #expect(Self.meanDifference(png.rgb, reference) < 3)
         // smptehdbars: the first bar (left 1/8 of the top 7/12) is 40% grey.
         let grey = png.pixel(20, 40)
@@ -184,7 +185,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let movie = try LibraryVideo("movie-1080p.mkv")
-        let whole = try Data(contentsOf: URL(fileURLWithPath: movie.file.path))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: movie.file.path.string))
         let cutURL = folder.appendingPathComponent("cut.mkv")
         try whole.prefix(whole.count * 45 / 100).write(to: cutURL)
         let shortURL = folder.appendingPathComponent("short-video.mkv")
@@ -192,7 +193,7 @@ import Testing
                                   "-f", "lavfi", "-i", "sine=d=4", "-c:v", "libx264", "-c:a", "aac", shortURL.path])
         let service = LocalMediaService()
         func thumbnail(_ url: URL, _ time: Double, _ pick: FramePick = .exact) throws -> Thumbnail {
-            let file = MediaFile(path: url.path, size: Int64(try Data(contentsOf: url).count), modificationNanoseconds: 0)
+            let file = MediaFile(path: FilePath(url.path), size: Int64(try Data(contentsOf: url).count), modificationNanoseconds: 0)
             let request = ThumbnailRequest(streamIndex: 0, time: time, pick: pick, width: 320, height: 180)
             return try service.thumbnail(of: file, request: request)
         }
@@ -286,14 +287,14 @@ import Testing
         let feature = try LibraryVideo("feature-1080p.mp4")
         let phone = try LibraryVideo("clips/portrait-rotated.mp4")
         let service = LocalMediaService()
-        try FileManager.default.copyItem(atPath: feature.file.path, toPath: path)
-        let first = MediaFile(path: path, size: feature.file.size, modificationNanoseconds: 1)
+        try FileManager.default.copyItem(atPath: feature.file.path.string, toPath: path)
+        let first = MediaFile(path: FilePath(path), size: feature.file.size, modificationNanoseconds: 1)
         let request = try feature.request(1.0)
         #expect(try FrameIndexStrip.read(StoredPNG(service.thumbnail(of: first, request: request).bytes)) == 25)
         #expect(service.thumbnails.pool.count == 1)
         try FileManager.default.removeItem(atPath: path)
-        try FileManager.default.copyItem(atPath: phone.file.path, toPath: path)
-        let second = MediaFile(path: path, size: phone.file.size, modificationNanoseconds: 2)
+        try FileManager.default.copyItem(atPath: phone.file.path.string, toPath: path)
+        let second = MediaFile(path: FilePath(path), size: phone.file.size, modificationNanoseconds: 2)
         let turned = try phone.request(1.5)
         let png = try StoredPNG(service.thumbnail(of: second, request: turned).bytes)
         let turns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: phone.video.rotation)

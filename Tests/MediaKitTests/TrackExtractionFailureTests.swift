@@ -1,15 +1,16 @@
 import Foundation
 import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
-/// Extraction from damaged files, with bad plans and bounds, and of alternative video.
+/// Extraction from damaged files, with bad jobs and bounds, and of alternative video.
 @Suite struct TrackExtractionFailureTests {
     let media = LocalMediaService(probeTimeout: 20)
 
     func probe(_ path: String) throws -> (info: MediaInfo, size: Int64) {
         let size = try TrackExtractionTests.size(path)
-        return (try media.probe(path: path, size: size), size)
+        return (try media.probe(path: FilePath(path), size: size), size)
     }
 
     func leftovers(in folder: String) -> [String] {
@@ -22,15 +23,15 @@ import TestSupport
         let (info, size) = try probe(truncated)
         let folder = try TempFolder("truncated")
         defer { folder.remove() }
-        let results = try media.extractTracks(path: truncated, size: size, plan: TrackPlan(info: info), into: folder.path, timeout: 60)
+        let results = try media.extractAllTracks(path: truncated, size: size, info: info, into: folder.path)
         #expect(results.count == 4)
         for result in results {
-            let track = try #require(result.track, "\(result.entry.name): \(String(describing: result.error))")
+            let track = try #require(result.track, "\(result.job.path): \(String(describing: result.error))")
             #expect(track.cutShort != nil)
         }
         // Each audio file is valid, shorter than the source says, and holds what ffmpeg can copy.
-        for (n, result) in results.filter({ $0.entry.group == .audible }).enumerated() {
-            let path = try #require(result.track).path
+        for (n, result) in results.filter({ $0.group == "audible" }).enumerated() {
+            let path = try #require(result.track).path.string
             let made = try FFprobe.span(path, stream: 0)
             let copy = folder.path("copy-\(n).mka")
             let ffmpeg = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-i", truncated, "-map", "0:a:\(n)", "-c", "copy", copy], timeout: 60)
@@ -40,36 +41,36 @@ import TestSupport
             #expect(abs(made.duration - reference.duration) <= reference.frame + 0.001, "\(made) vs ffmpeg \(reference)")
         }
         // The subtitles hold the cues before the cut, as in the whole file.
-        let srt = try SubtitleFileParser.srt(try TrackExtractionTests.read(try #require(results.first { $0.entry.output == .subtitleSRT }?.track).path))
+        let srt = try SubtitleFileParser.srt(try TrackExtractionTests.read(try #require(results.first { $0.job.output == .subtitleSRT }?.track).path))
         let whole = try SubtitleFileParser.srt(try FFprobe.ffmpegSRT(try TestMedia.file("feature-1080p.mp4").path, subtitle: 0))
         #expect(!srt.isEmpty && srt.count < whole.count)
         #expect(Array(whole.prefix(srt.count)) == srt)
         #expect(leftovers(in: folder.path).isEmpty)
     }
 
-    @Test func entriesThatDoNotFitTheFileFailAlone() throws {
+    @Test func jobsThatDoNotFitTheFileFailAlone() throws {
         let movie = try TestMedia.file("movie-1080p.mkv").path
         let (info, size) = try probe(movie)
-        let good = TrackPlan(info: info).entries(in: .audible)[0]
-        var videoAsAudio = good
-        videoAsAudio.streamIndex = 0
-        videoAsAudio.name = "video as audio.mka"
-        var missing = good
-        missing.streamIndex = 99
-        missing.name = "missing.mka"
-        var audioAsASS = good
-        audioAsASS.output = .subtitleASS
-        audioAsASS.group = .legible
-        audioAsASS.name = "audio.ass"
         let folder = try TempFolder("bad-plan")
         defer { folder.remove() }
-        let results = try media.extractTracks(path: movie, size: size, plan: TrackPlan(entries: [videoAsAudio, good, missing, audioAsASS]),
-                                              into: folder.path, timeout: 60)
-        #expect(results.map(\.entry) == [videoAsAudio, good, missing, audioAsASS])
+        let good = try #require(TestJobs.jobs(for: info, into: folder.path).first { $0.output == .audioMatroska })
+        var videoAsAudio = good
+        videoAsAudio.streamIndex = 0
+        videoAsAudio.path = FilePath(folder.path("audible/video as audio.mka"))
+        var missing = good
+        missing.streamIndex = 99
+        missing.path = FilePath(folder.path("audible/missing.mka"))
+        var audioAsASS = good
+        audioAsASS.output = .subtitleASS
+        audioAsASS.path = FilePath(folder.path("legible/audio.ass"))
+        let jobs = [videoAsAudio, good, missing, audioAsASS]
+        try TestJobs.makeFolders(for: jobs)
+        let results = try media.extractTracks(path: FilePath(movie), size: size, jobs: jobs, timeout: 60)
+        #expect(results.map(\.job) == jobs)
         #expect(results[1].track != nil)
         for index in [0, 2, 3] {
             guard case .trackUnavailable? = results[index].error else {
-                Issue.record("\(results[index].entry.name): \(results[index].outcome)")
+                Issue.record("\(results[index].job.path): \(results[index].outcome)")
                 continue
             }
         }
@@ -82,30 +83,37 @@ import TestSupport
     @Test func wholeFileFailuresThrow() throws {
         let movie = try TestMedia.file("movie-1080p.mkv").path
         let (info, size) = try probe(movie)
-        let plan = TrackPlan(info: info)
         let folder = try TempFolder("throws")
         defer { folder.remove() }
+        let jobs = TestJobs.jobs(for: info, into: folder.path)
+        try TestJobs.makeFolders(for: jobs)
         do {
-            _ = try media.extractTracks(path: movie, size: size + 1, plan: plan, into: folder.path, timeout: 60)
+            _ = try media.extractTracks(path: FilePath(movie), size: size + 1, jobs: jobs, timeout: 60)
             Issue.record("a file of another size extracted")
         } catch MediaError.sourceChanged {
         } catch { Issue.record("wrong size: \(error)") }
         do {
-            _ = try media.extractTracks(path: movie, size: size, plan: plan, into: folder.path, timeout: 1e-9)
+            _ = try media.extractTracks(path: FilePath(movie), size: size, jobs: jobs, timeout: 1e-9)
             Issue.record("no time out")
         } catch MediaError.timedOut {
         } catch { Issue.record("no time: \(error)") }
         let notes = try TestMedia.file("notes.txt").path
         do {
-            _ = try media.extractTracks(path: notes, size: try TrackExtractionTests.size(notes), plan: plan, into: folder.path, timeout: 60)
+            _ = try media.extractTracks(path: FilePath(notes), size: try TrackExtractionTests.size(notes), jobs: jobs, timeout: 60)
             Issue.record("text extracted")
         } catch MediaError.notMedia {
         } catch { Issue.record("not media: \(error)") }
-        do {
-            _ = try media.extractTracks(path: movie, size: size, plan: plan, into: "/dev/null/tracks", timeout: 60)
-            Issue.record("wrote under /dev/null")
-        } catch MediaError.output {
-        } catch { Issue.record("unwritable: \(error)") }
+        // A file that cannot be written fails its job alone (the tree makes the folders, and throws
+        // when it cannot: `TrackPlanJobsTests`).
+        let unwritable = TestJobs.jobs(for: info, into: "/dev/null/tracks")
+        let results = try media.extractTracks(path: FilePath(movie), size: size, jobs: unwritable, timeout: 60)
+        #expect(results.count == unwritable.count)
+        for result in results {
+            guard case .output? = result.error else {
+                Issue.record("unwritable \(result.job.path): \(result.outcome)")
+                continue
+            }
+        }
         #expect(leftovers(in: folder.path).isEmpty)
     }
 
@@ -122,16 +130,17 @@ import TestSupport
         ], timeout: 60)
         try #require(made.succeeded, "\(made)")
         let (info, size) = try probe(source)
-        let plan = TrackPlan(info: info)
-        #expect(plan.entries(in: .visual).map(\.name) == ["eng English H.264 64x36 (default).mkv", "eng English H.264 96x54 [Angle 2].mkv"])
-        let results = try media.extractTracks(path: source, size: size, plan: plan, into: folder.path("out"), timeout: 60)
-        for (result, width) in zip(results.filter { $0.entry.group == .visual }, [64, 96]) {
+        // Their names (`eng English H.264 64x36 (default).mkv`, …) are the tree's: `TrackNamingTests`.
+        let visual = TestJobs.jobs(for: info, into: folder.path("out")).filter { $0.output == .videoMatroska }
+        #expect(visual.map(\.streamIndex) == [0, 1])
+        let results = try media.extractAllTracks(path: source, size: size, info: info, into: folder.path("out"))
+        for (result, width) in zip(results.filter { $0.group == "visual" }, [64, 96]) {
             let track = try #require(result.track)
-            let streams = try FFprobe.streams(track.path)
+            let streams = try FFprobe.streams(track.path.string)
             #expect(streams.count == 1)
             #expect(streams.first?["codec_name"] as? String == "h264")
             #expect(streams.first?["width"] as? Int == width)
-            #expect(try FFprobe.packets(track.path, stream: 0).count == 10)
+            #expect(try FFprobe.packets(track.path.string, stream: 0).count == 10)
         }
     }
 }

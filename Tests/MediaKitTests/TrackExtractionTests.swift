@@ -1,5 +1,6 @@
 import Foundation
 import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -7,13 +8,13 @@ import TestSupport
 @Suite struct TrackExtractionTests {
     let media = LocalMediaService(probeTimeout: 20)
 
-    /// Probes `relativePath` of the library, plans, and extracts every track into a new folder.
+    /// Probes `relativePath` of the library and extracts every track (`TestJobs`) into a new folder.
     func extract(_ relativePath: String, timeout: Double = 60) throws -> (source: String, info: MediaInfo, results: [TrackResult], folder: TempFolder) {
         let source = try TestMedia.file(relativePath).path
         let size = try Self.size(source)
-        let info = try media.probe(path: source, size: size)
+        let info = try media.probe(path: FilePath(source), size: size)
         let folder = try TempFolder("tracks")
-        let results = try media.extractTracks(path: source, size: size, plan: TrackPlan(info: info), into: folder.path, timeout: timeout)
+        let results = try media.extractAllTracks(path: source, size: size, info: info, into: folder.path, timeout: timeout)
         return (source, info, results, folder)
     }
 
@@ -25,30 +26,34 @@ import TestSupport
         try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    static func read(_ path: FilePath) throws -> String {
+        try read(path.string)
+    }
+
     /// The extracted audio file has one stream with the source stream's codec, channels, sample
     /// rate and language, and lasts as long as it within one frame.
     func expectSameAudio(_ result: TrackResult, source: String, info: MediaInfo) throws {
-        let track = try #require(result.track, "\(result.entry.name): \(String(describing: result.error))")
-        let streams = try FFprobe.streams(track.path)
+        let track = try #require(result.track, "\(result.job.path): \(String(describing: result.error))")
+        let streams = try FFprobe.streams(track.path.string)
         #expect(streams.count == 1)
-        let original = try #require(info.streams.first { $0.index == result.entry.streamIndex })
+        let original = try #require(info.streams.first { $0.index == result.job.streamIndex })
         let stream = try #require(streams.first)
         #expect(stream["codec_type"] as? String == "audio")
         #expect(stream["codec_name"] as? String == original.codec)
         #expect(stream["channels"] as? Int == original.channels)
         #expect((stream["sample_rate"] as? String).flatMap(Int.init) == original.sampleRate)
-        #expect((stream["tags"] as? [String: String])?["language"] == result.entry.language)
-        let made = try FFprobe.span(track.path, stream: 0)
-        let from = try FFprobe.span(source, stream: result.entry.streamIndex)
-        #expect(abs(made.duration - from.duration) <= from.frame + 0.001, "\(result.entry.name): \(made) vs \(from)")
+        #expect((stream["tags"] as? [String: String])?["language"] == result.job.language)
+        let made = try FFprobe.span(track.path.string, stream: 0)
+        let from = try FFprobe.span(source, stream: result.job.streamIndex)
+        #expect(abs(made.duration - from.duration) <= from.frame + 0.001, "\(result.job.path): \(made) vs \(from)")
         #expect(abs(made.start - from.start) <= from.frame + 0.001)
-        #expect(track.size == (try Self.size(track.path)))
+        #expect(track.size == (try Self.size(track.path.string)))
     }
 
     @Test func matroskaAudioIsRemuxedAsItIs() throws {
         let (source, info, results, folder) = try extract("movie-1080p.mkv")
         defer { folder.remove() }
-        let audio = results.filter { $0.entry.group == .audible }
+        let audio = results.filter { $0.group == "audible" }
         #expect(audio.count == 3)
         for result in audio { try expectSameAudio(result, source: source, info: info) }
         #expect(results.allSatisfy { $0.track?.cutShort == nil && $0.track?.skippedPackets == 0 })
@@ -57,10 +62,10 @@ import TestSupport
     @Test func mp4AudioIsRemuxedAsItIs() throws {
         let (source, info, results, folder) = try extract("feature-1080p.mp4")
         defer { folder.remove() }
-        let audio = results.filter { $0.entry.group == .audible }
+        let audio = results.filter { $0.group == "audible" }
         #expect(audio.count == 2)
         for result in audio { try expectSameAudio(result, source: source, info: info) }
-        #expect(audio.allSatisfy { $0.track?.path == "\(folder.path)/audible/\($0.entry.name)" })
+        #expect(audio.allSatisfy { $0.track?.path == $0.job.path })
     }
 
     /// Cue texts as scripts/make-media.sh wrote them (small set: one cue every 5 s).
@@ -73,8 +78,8 @@ import TestSupport
     /// colour, which WebVTT cannot say).
     func expectSubtitles(_ results: [TrackResult], stream: Int, subtitle n: Int, source: String,
                          count: Int? = nil, srtText: (String) -> String = { $0 }, expectedText: (Int) -> String) throws {
-        let srtResult = try #require(results.first { $0.entry.streamIndex == stream && $0.entry.output == .subtitleSRT })
-        let vttResult = try #require(results.first { $0.entry.streamIndex == stream && $0.entry.output == .subtitleWebVTT })
+        let srtResult = try #require(results.first { $0.job.streamIndex == stream && $0.job.output == .subtitleSRT })
+        let vttResult = try #require(results.first { $0.job.streamIndex == stream && $0.job.output == .subtitleWebVTT })
         let srt = try SubtitleFileParser.srt(try Self.read(try #require(srtResult.track).path))
         let vtt = try SubtitleFileParser.vtt(try Self.read(try #require(vttResult.track).path))
         let reference = try SubtitleFileParser.srt(try FFprobe.ffmpegSRT(source, subtitle: n))
@@ -104,7 +109,7 @@ import TestSupport
     @Test func assIsAlsoKeptAsItIs() throws {
         let (source, _, results, folder) = try extract("movie-1080p.mkv")
         defer { folder.remove() }
-        let ass = try #require(results.first { $0.entry.output == .subtitleASS }?.track)
+        let ass = try #require(results.first { $0.job.output == .subtitleASS }?.track)
         let text = try Self.read(ass.path)
         let reference = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-i", source, "-map", "0:s:1", "-c", "copy",
                                          "-fflags", "+bitexact", "-f", "ass", "-"], timeout: 60)
@@ -144,10 +149,10 @@ import TestSupport
                                     "-map", "0", "-map", "1", "-c:a", "aac", "-c:s", "copy", source], timeout: 60)
         try #require(made.succeeded, "\(made)")
         let size = try Self.size(source)
-        let results = try media.extractTracks(path: source, size: size, plan: TrackPlan(info: try media.probe(path: source, size: size)),
-                                              into: folder.path("out"), timeout: 60)
-        let ours = try Self.read(try #require(results.first { $0.entry.output == .subtitleSRT }?.track).path)
-        let vtt = try Self.read(try #require(results.first { $0.entry.output == .subtitleWebVTT }?.track).path)
+        let results = try media.extractAllTracks(path: source, size: size, info: try media.probe(path: FilePath(source), size: size),
+                                                 into: folder.path("out"))
+        let ours = try Self.read(try #require(results.first { $0.job.output == .subtitleSRT }?.track).path)
+        let vtt = try Self.read(try #require(results.first { $0.job.output == .subtitleWebVTT }?.track).path)
         // The same SubRip as the ffmpeg command's, CR LF between the lines of a cue included; the
         // same WebVTT, which leaves &, < and > as they are.
         #expect(ours.replacingOccurrences(of: "\r\n", with: "\n") == (try FFprobe.ffmpegSRT(source, subtitle: 0)))
@@ -167,8 +172,8 @@ import TestSupport
         for (a, b) in zip(first.results, second.results) {
             let one = try #require(a.track), two = try #require(b.track)
             #expect(one.size == two.size)
-            let same = FileManager.default.contentsEqual(atPath: one.path, andPath: two.path)
-            #expect(same, "\(a.entry.name) differs between two extractions")
+            let same = FileManager.default.contentsEqual(atPath: one.path.string, andPath: two.path.string)
+            #expect(same, "\(a.job.path) differs between two extractions")
         }
         // Nothing is left under a temporary name.
         for group in ["audible", "legible"] {

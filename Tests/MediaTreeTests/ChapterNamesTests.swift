@@ -1,4 +1,4 @@
-import MediaTree
+@testable import MediaTree
 import Testing
 
 /// The names of chapter images: the safety rules, the 255-byte bound on UTF-8 boundaries, numbering,
@@ -62,12 +62,16 @@ import Testing
     }
 
     @Test func truncatedKeepsWholeCharacters() {
-        #expect(ChapterNames.truncated("abc", toBytes: 3) == "abc")
-        #expect(ChapterNames.truncated("abcdef", toBytes: 5) == "ab…")
-        #expect(ChapterNames.truncated("ab  cdef", toBytes: 7) == "ab…")     // no space before the ellipsis
-        #expect(ChapterNames.truncated("🚀🚀🚀", toBytes: 10) == "🚀…")
-        #expect(ChapterNames.truncated("🚀🚀🚀", toBytes: 6) == "…")
-        #expect(ChapterNames.truncated("🚀🚀🚀", toBytes: 2) == "")
+        // The one byte-bounded cut of names (`FileNameText.truncated`), as chapter names use it.
+        func truncated(_ text: String, toBytes limit: Int) -> String {
+            FileNameText.truncated(text, toBytes: limit, ellipsis: ChapterNames.ellipsis)
+        }
+        #expect(truncated("abc", toBytes: 3) == "abc")
+        #expect(truncated("abcdef", toBytes: 5) == "ab…")
+        #expect(truncated("ab  cdef", toBytes: 7) == "ab…")     // no space before the ellipsis
+        #expect(truncated("🚀🚀🚀", toBytes: 10) == "🚀…")
+        #expect(truncated("🚀🚀🚀", toBytes: 6) == "…")
+        #expect(truncated("🚀🚀🚀", toBytes: 2) == "")
     }
 
     @Test func namesNeverCollide() {

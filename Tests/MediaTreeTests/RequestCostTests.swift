@@ -3,6 +3,7 @@ import Logging
 import MediaKit
 @testable import MediaTree
 import Synchronization
+import SystemPackage
 import Testing
 
 /// What one request costs the tree: a node carries what its lookup resolved, so no step works it
@@ -49,7 +50,7 @@ private final class TimingOutOnceService: MediaService {
     private let calls = Mutex(0)
     var probeCalls: Int { calls.withLock { $0 } }
 
-    func probe(path: String, size: Int64) throws -> MediaInfo {
+    func probe(path: FilePath, size: Int64) throws -> MediaInfo {
         let call = calls.withLock { count -> Int in
             count += 1
             return count
@@ -62,17 +63,17 @@ private final class TimingOutOnceService: MediaService {
         try inner.thumbnail(of: file, request: request)
     }
 
-    func chapters(path: String, size: Int64) throws -> ChapterList { try inner.chapters(path: path, size: size) }
+    func chapters(path: FilePath, size: Int64) throws -> ChapterList { try inner.chapters(path: path, size: size) }
 
-    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+    func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage? {
         try inner.chapterImage(path: path, size: size, index: index)
     }
 
-    func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+        try inner.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
     }
 
-    func coverArt(path: String, size: Int64) throws -> CoverArt? { try inner.coverArt(path: path, size: size) }
+    func coverArt(path: FilePath, size: Int64) throws -> CoverArt? { try inner.coverArt(path: path, size: size) }
 
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
         try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)

@@ -3,38 +3,39 @@ import Logging
 import MediaKit
 import MediaTree
 import Synchronization
+import SystemPackage
 import TestSupport
 
-/// A media service that counts the probes it makes.
+/// A media service that counts the probes it makes (by path as text).
 final class CountingMediaService: MediaService {
     private let inner = LocalMediaService(probeTimeout: 20)
     private let counts = Mutex<[String: Int]>([:])
 
-    func probe(path: String, size: Int64) throws -> MediaInfo {
-        counts.withLock { $0[path, default: 0] += 1 }
+    func probe(path: FilePath, size: Int64) throws -> MediaInfo {
+        counts.withLock { $0[path.string, default: 0] += 1 }
         return try inner.probe(path: path, size: size)
     }
 
     func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
-        counts.withLock { $0["thumbnail " + file.path, default: 0] += 1 }
+        counts.withLock { $0["thumbnail " + file.path.string, default: 0] += 1 }
         return try inner.thumbnail(of: file, request: request)
     }
 
-    func chapters(path: String, size: Int64) throws -> ChapterList {
-        counts.withLock { $0["chapters " + path, default: 0] += 1 }
+    func chapters(path: FilePath, size: Int64) throws -> ChapterList {
+        counts.withLock { $0["chapters " + path.string, default: 0] += 1 }
         return try inner.chapters(path: path, size: size)
     }
 
-    func chapterImage(path: String, size: Int64, index: Int) throws -> ChapterImage? {
+    func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage? {
         try inner.chapterImage(path: path, size: size, index: index)
     }
 
-    func extractTracks(path: String, size: Int64, plan: TrackPlan, into folder: String, timeout: Double) throws -> [TrackResult] {
-        counts.withLock { $0["tracks " + path, default: 0] += 1 }
-        return try inner.extractTracks(path: path, size: size, plan: plan, into: folder, timeout: timeout)
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+        counts.withLock { $0["tracks " + path.string, default: 0] += 1 }
+        return try inner.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
     }
 
-    func coverArt(path: String, size: Int64) throws -> CoverArt? {
+    func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {
         try inner.coverArt(path: path, size: size)
     }
 

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Reads a file's chapters with the richest reader that knows its format.
 enum ChapterReader {
     /// Matroska/WebM and QuickTime files are read by mediafs's own readers; anything else, or a
@@ -6,7 +8,7 @@ enum ChapterReader {
     /// as it says more.
     /// - Parameter size: the file's size as the caller saw it; reads stop there.
     /// - Throws: `MediaError`.
-    static func read(path: String, size: Int64, timeout: Double) throws -> ChapterList {
+    static func read(path: FilePath, size: Int64, timeout: Double) throws -> ChapterList {
         let file = try FileReader(path: path, length: size > 0 ? size : nil)
         let own: Result<ChapterList, Error>
         switch ContainerFamily(head: try file.read(at: 0, count: 16)) {
@@ -23,7 +25,7 @@ enum ChapterReader {
     /// The bytes of the own image of chapter `index` of the default edition; nil when that
     /// chapter has none (or there is no such chapter).
     /// - Throws: `MediaError`.
-    static func image(path: String, size: Int64, index: Int, timeout: Double) throws -> ChapterImage? {
+    static func image(path: FilePath, size: Int64, index: Int, timeout: Double) throws -> ChapterImage? {
         let list = try read(path: path, size: size, timeout: timeout)
         guard list.source == .quickTimeTracks, let chapters = list.defaultEdition?.chapters,
               chapters.indices.contains(index), let artwork = chapters[index].artwork else { return nil }

@@ -1,11 +1,12 @@
 import CAV
+import SystemPackage
 
 /// Chapters as libavformat gives them (`AVChapter`): one title per chapter, the language from the
 /// chapter's `language` tag where a demuxer sets one. The fallback for formats mediafs does not
 /// read itself (MP3 ID3 CHAP, Ogg, …) and for files where its own readers find nothing.
 enum LibavChapters {
     /// - Throws: `MediaError.notMedia` if libavformat cannot read the header, `.timedOut` past `timeout`.
-    static func read(path: String, timeout: Double) throws -> ChapterList {
+    static func read(path: FilePath, timeout: Double) throws -> ChapterList {
         let file = try InputFile(path: path, timeout: timeout, findStreamInfo: false)
         let chapters = file.chapters.map { pointer -> ChapterList.Chapter in
             let chapter = pointer.pointee

@@ -1,4 +1,5 @@
 import CAV
+import SystemPackage
 
 /// A picture attached to a media file as its cover (MP4 `covr`, a Matroska image attachment, an
 /// ID3 APIC frame, a FLAC PICTURE block), as stored.
@@ -40,7 +41,7 @@ extension MediaInfo {
 enum CoverArtReader {
     /// The bytes of the first cover-art stream (the same one `MediaInfo.coverStream` names), or nil.
     /// - Throws: `MediaError.notMedia` when the header cannot be read, `.timedOut` past `timeout`.
-    static func read(path: String, timeout: Double) throws -> CoverArt? {
+    static func read(path: FilePath, timeout: Double) throws -> CoverArt? {
         let file = try InputFile(path: path, timeout: timeout, findStreamInfo: false)
         for stream in file.streams {
             let s = stream.pointee

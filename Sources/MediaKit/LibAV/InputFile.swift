@@ -1,4 +1,5 @@
 import CAV
+import SystemPackage
 
 /// An opened media file: the one owner of an input `AVFormatContext`, closed in `deinit`.
 ///
@@ -9,21 +10,22 @@ final class InputFile {
     /// The bound on the work with this file, polled by libav*'s interrupt callback; also for
     /// callers to check between calls.
     let deadline: Deadline
-    let path: String
+    let path: FilePath
 
     /// Opens `path` and reads its stream information, within `timeout` seconds.
     /// - Parameter findStreamInfo: false to read the header only (enough for chapters, which
     ///   demuxers read with the header), skipping the costly analysis of the streams.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past `timeout`.
-    convenience init(path: String, timeout: Double, findStreamInfo: Bool = true) throws {
+    convenience init(path: FilePath, timeout: Double, findStreamInfo: Bool = true) throws {
         try self.init(path: path, deadline: Deadline(seconds: timeout), findStreamInfo: findStreamInfo)
     }
 
-    /// Opens `path` and reads its stream information; `deadline` bounds the open and, later, every
-    /// read of the context (move it with `Deadline.restart`).
+    /// Opens `path` (by its bytes, whatever they are: a name need not be UTF-8) and reads its stream
+    /// information; `deadline` bounds the open and, later, every read of the context (move it with
+    /// `Deadline.restart`).
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
     /// - Throws: `MediaError.notMedia` if the header cannot be read, `.timedOut` past the deadline.
-    init(path: String, deadline: Deadline, findStreamInfo: Bool = true) throws {
+    init(path: FilePath, deadline: Deadline, findStreamInfo: Bool = true) throws {
         self.path = path
         let timeout = deadline.seconds
         guard var ctx = avformat_alloc_context() else {
@@ -32,7 +34,7 @@ final class InputFile {
         ctx.pointee.interrupt_callback.callback = deadlineInterruptCallback
         ctx.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(deadline).toOpaque()
         var optional: UnsafeMutablePointer<AVFormatContext>? = ctx
-        let opened = avformat_open_input(&optional, path, nil, nil)
+        let opened = path.withPlatformString { avformat_open_input(&optional, $0, nil, nil) }
         guard opened >= 0, let openedCtx = optional else {
             // avformat_open_input frees the context on failure.
             if deadline.hasPassed { throw MediaError.timedOut(seconds: timeout) }

@@ -1,4 +1,5 @@
 import CAV
+import SystemPackage
 
 /// One output file written by a libavformat muxer with a single stream, either copied from the
 /// source (remuxed) or made by an encoder (converted subtitles): the one owner of the output
@@ -15,18 +16,18 @@ final class MuxedOutput {
     private(set) var timeBase: AVRational
 
     /// Opens `path` for writing with the muxer `muxer` (`matroska`, `ass`, `sup`), adds a stream
-    /// with the parameters of `source` (no re-encoding), its language and title, and writes the
-    /// header. Blocking I/O is interrupted once `deadline` has passed.
+    /// with the parameters of `source` (no re-encoding), its title and `language` as its language
+    /// tag, and writes the header. Blocking I/O is interrupted once `deadline` has passed.
     /// The corresponding C function is `avcodec_parameters_copy`, and those of the designated init.
     /// - Throws: `MediaError.library` when the muxer refuses the stream or the file cannot be opened.
-    convenience init(muxer: String, path: String, source: SourceStream, deadline: Deadline) throws {
+    convenience init(muxer: String, path: FilePath, source: SourceStream, language: String, deadline: Deadline) throws {
         try self.init(muxer: muxer, path: path, timeBase: source.timeBase, deadline: deadline) { stream, options in
             try check(avcodec_parameters_copy(stream.pointee.codecpar, source.codecParameters), "avcodec_parameters_copy")
             // The source container's tag (e.g. MP4's `mp4a`) means nothing to another muxer.
             stream.pointee.codecpar.pointee.codec_tag = 0
             // The only stream of its file is its default; forced and the other flags are kept.
-            stream.pointee.disposition = (source.stream.pointee.disposition & ~AV_DISPOSITION_ATTACHED_PIC) | AV_DISPOSITION_DEFAULT
-            av_dict_set(&stream.pointee.metadata, "language", source.language, 0)
+            stream.pointee.disposition = (source.disposition & ~AV_DISPOSITION_ATTACHED_PIC) | AV_DISPOSITION_DEFAULT
+            av_dict_set(&stream.pointee.metadata, "language", language, 0)
             if let title = source.title { av_dict_set(&stream.pointee.metadata, "title", title, 0) }
             // No CRC-32 element per cluster: computing them was an eighth of a track pass's time
             // (three audio tracks of a film), and the cache checks its files with a checksum of its own.
@@ -38,20 +39,21 @@ final class MuxedOutput {
     /// codec of `encoder`, and writes the header, as the ffmpeg command does for an encoded
     /// stream. Blocking I/O is interrupted once `deadline` has passed.
     /// - Throws: `MediaError.library` when the muxer refuses the stream or the file cannot be opened.
-    convenience init(muxer: String, path: String, encoder: SubtitleEncoder, deadline: Deadline) throws {
+    convenience init(muxer: String, path: FilePath, encoder: SubtitleEncoder, deadline: Deadline) throws {
         try self.init(muxer: muxer, path: path, timeBase: encoder.timeBase, deadline: deadline) { stream, _ in
             try encoder.copyParameters(to: stream.pointee.codecpar)
         }
     }
 
-    /// Opens the file, adds one stream with `timeBase` as a hint, lets `configure` fill in the
-    /// stream and the muxer's options, and writes the header.
+    /// Opens the file (by the path's bytes), adds one stream with `timeBase` as a hint, lets
+    /// `configure` fill in the stream and the muxer's options, and writes the header.
     /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
     /// `avio_open2` and `avformat_write_header`.
-    private init(muxer: String, path: String, timeBase: AVRational, deadline: Deadline,
+    private init(muxer: String, path: FilePath, timeBase: AVRational, deadline: Deadline,
                  configure: (UnsafeMutablePointer<AVStream>, inout OpaquePointer?) throws -> Void) throws {
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&allocated, nil, muxer, path), "avformat_alloc_output_context2")
+        try check(path.withPlatformString { avformat_alloc_output_context2(&allocated, nil, muxer, $0) },
+                  "avformat_alloc_output_context2")
         guard let ctx = allocated else {
             throw MediaError.library(function: "avformat_alloc_output_context2", code: cav_averror(ENOMEM), message: "out of memory")
         }
@@ -69,7 +71,7 @@ final class MuxedOutput {
         defer { av_dict_free(&options) }
         try configure(stream, &options)
         var callback = deadline.interruptCallback
-        try check(avio_open2(&ctx.pointee.pb, path, AVIO_FLAG_WRITE, &callback, nil), "avio_open2")
+        try check(path.withPlatformString { avio_open2(&ctx.pointee.pb, $0, AVIO_FLAG_WRITE, &callback, nil) }, "avio_open2")
         try check(avformat_write_header(ctx, &options), "avformat_write_header")
         self.timeBase = stream.pointee.time_base
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemPackage
 
 /// Files the prober opened, kept open a few seconds for the work that usually follows a probe (a
 /// track pass, a first thumbnail), so that it does not open and analyse the file again: the
@@ -54,19 +55,19 @@ final class ProbedInputs: Sendable {
 
     /// The file kept for `path`, if there is one, it is not older than `lifetime`, and the path
     /// still names the version it was opened as. Either way nothing is kept for `path` afterwards.
-    func take(path: String) -> InputFile? {
+    func take(path: FilePath) -> InputFile? {
         guard let entry = remove(path: path) else { return nil }
         guard Deadline.now() <= entry.until, FileIdentity(path: path) == entry.version else { return nil }
         return entry.file
     }
 
     /// Closes the file kept for `path`, if there is one.
-    func forget(path: String) {
+    func forget(path: FilePath) {
         _ = remove(path: path)
     }
 
     /// Stops keeping the file for `path`; closed when the caller lets the entry go, outside the lock.
-    private func remove(path: String) -> Kept? {
+    private func remove(path: FilePath) -> Kept? {
         kept.withLock { kept in
             kept.firstIndex { $0.file.path == path }.map { kept.remove(at: $0) }
         }
@@ -76,7 +77,7 @@ final class ProbedInputs: Sendable {
     var count: Int { kept.withLock { $0.count } }
 
     /// Whether a file is kept for `path` (not taking it).
-    func isKept(path: String) -> Bool { kept.withLock { $0.contains { $0.file.path == path } } }
+    func isKept(path: FilePath) -> Bool { kept.withLock { $0.contains { $0.file.path == path } } }
 
     private func dropExpired() {
         let now = Deadline.now()
@@ -92,7 +93,7 @@ extension InputFile {
     /// The file a probe just opened for `path`, taken from `probed` with a new deadline of
     /// `timeout` seconds; else `path` opened now, within `timeout`.
     /// - Throws: as `init(path:timeout:)`.
-    static func open(_ path: String, timeout: Double, takingFrom probed: ProbedInputs?) throws -> InputFile {
+    static func open(_ path: FilePath, timeout: Double, takingFrom probed: ProbedInputs?) throws -> InputFile {
         if let taken = probed?.take(path: path) {
             taken.deadline.restart(seconds: timeout)
             return taken

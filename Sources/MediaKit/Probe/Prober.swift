@@ -1,18 +1,19 @@
 import CAV
+import SystemPackage
 
 /// Reads what a media file holds, without decoding more than libavformat needs to.
 public enum Prober {
     /// Probes the file at `path`.
     /// - Parameter timeout: seconds before the probe is interrupted.
     /// - Throws: `MediaError.notMedia` for a file that cannot be read as media, `.timedOut` past the bound.
-    public static func probe(path: String, size: Int64, timeout: Double = 20) throws -> MediaInfo {
+    public static func probe(path: FilePath, size: Int64, timeout: Double = 20) throws -> MediaInfo {
         try probe(path: path, size: size, timeout: timeout, keepingIn: nil)
     }
 
     /// Probes the file at `path`; then keeps the opened file in `kept` for the work that may
     /// follow (a track pass, a first thumbnail), when the path named the same version before and
     /// after the probe. Nil `kept` closes it.
-    static func probe(path: String, size: Int64, timeout: Double, keepingIn kept: ProbedInputs?) throws -> MediaInfo {
+    static func probe(path: FilePath, size: Int64, timeout: Double, keepingIn kept: ProbedInputs?) throws -> MediaInfo {
         let version = kept == nil ? nil : FileIdentity(path: path)
         let file = try InputFile(path: path, timeout: timeout)
         let info = describe(file, size: size)

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// A source file opened for bounded reads at offsets: the one owner of its descriptor, closed in
 /// `deinit`.
@@ -6,7 +7,7 @@ import Glibc
 /// The container readers (Matroska, QuickTime) never read a whole file: they read headers and the
 /// few elements they need, each read bounded by `maximumRead` and by `length`.
 final class FileReader {
-    let path: String
+    let path: FilePath
     /// The bytes of the file that reads may reach: the size the caller saw, or the file's size
     /// from `fstat` when the caller gave none.
     let length: Int64
@@ -16,12 +17,12 @@ final class FileReader {
     /// or hostile file claims.
     static let maximumRead = 64 << 20
 
-    /// Opens `path` read-only.
+    /// Opens `path` read-only, by its bytes.
     /// - Parameter length: the file's size as the caller saw it; nil or negative to ask `fstat`.
     /// - Throws: `MediaError.io` if the file cannot be opened or stat'ed.
     /// The corresponding C functions are `open` and `fstat`.
-    init(path: String, length: Int64? = nil) throws {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    init(path: FilePath, length: Int64? = nil) throws {
+        let fd = path.withPlatformString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw MediaError.io(function: "open", code: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

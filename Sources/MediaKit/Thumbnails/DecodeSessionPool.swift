@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import SystemPackage
 
 /// The decode sessions not in use, kept open so that the next request for the same file and
 /// stream can continue where the last one stopped (see `DecodeSession.canContinue(to:)`).
@@ -82,7 +83,7 @@ final class DecodeSessionPool: Sendable {
     }
 
     /// Closes every idle session of the file at `path` (whatever its version).
-    func close(path: String) {
+    func close(path: FilePath) {
         let closed = idle.withLock { sessions -> [Idle] in
             let closed = sessions.filter { $0.session.key.file.path == path }
             sessions.removeAll { $0.session.key.file.path == path }

@@ -1,25 +1,26 @@
 import Glibc
+import SystemPackage
 
 /// An output file written under a temporary name beside its final one and renamed when complete,
 /// so the final name only ever holds a whole file. The one owner of the temporary file: it is
-/// removed in `deinit` unless `commit()` renamed it.
+/// removed in `deinit` unless `commit()` renamed it. Paths go to the system as their bytes.
 final class PendingFile {
-    let finalPath: String
-    let temporaryPath: String
+    let finalPath: FilePath
+    let temporaryPath: FilePath
     private var committed = false
 
     /// Makes an empty temporary file `.partial-XXXXXX` (mode 0644) in the folder of `finalPath`,
     /// which must exist. The corresponding C function is `mkstemp`.
     /// - Throws: `MediaError.output`.
-    init(finalPath: String) throws {
+    init(finalPath: FilePath) throws {
         self.finalPath = finalPath
-        let folder = finalPath.lastIndex(of: "/").map { String(finalPath[..<$0]) } ?? "."
-        var template = Array("\(folder)/.partial-XXXXXX".utf8CString)
+        var template = finalPath.removingLastComponent().appending(".partial-XXXXXX")
+            .withPlatformString { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw MediaError.output(path: finalPath, reason: systemError()) }
+        guard fd >= 0 else { throw MediaError.output(path: finalPath.description, reason: systemError()) }
         fchmod(fd, 0o644)
         close(fd)
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryPath = FilePath(platformString: template)
     }
 
     /// Renames the temporary file to the final name (replacing an older one); its size in bytes.
@@ -27,31 +28,22 @@ final class PendingFile {
     /// - Throws: `MediaError.output`.
     func commit() throws -> Int64 {
         var info = stat()
-        guard stat(temporaryPath, &info) == 0, rename(temporaryPath, finalPath) == 0 else {
-            throw MediaError.output(path: finalPath, reason: systemError())
+        let renamed = temporaryPath.withPlatformString { temporary in
+            finalPath.withPlatformString { final in
+                stat(temporary, &info) == 0 && rename(temporary, final) == 0
+            }
         }
+        guard renamed else { throw MediaError.output(path: finalPath.description, reason: systemError()) }
         committed = true
         return Int64(info.st_size)
     }
 
     deinit {
-        if !committed { unlink(temporaryPath) }
+        if !committed { _ = temporaryPath.withPlatformString { unlink($0) } }
     }
 }
 
 /// The text of the current `errno`.
 func systemError() -> String {
     String(cString: strerror(errno))
-}
-
-/// Makes `path` and its missing parents (mode 0755).
-/// - Throws: `MediaError.output`.
-func makeFolders(_ path: String) throws {
-    var prefix = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-        prefix += "/" + component
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-            throw MediaError.output(path: prefix, reason: systemError())
-        }
-    }
 }

@@ -3,7 +3,7 @@ import CAV
 /// Copies a stream's packets into a file of its own without decoding them: audio and video into
 /// Matroska, ASS/SSA into an `.ass` file, PGS into `.sup`, other picture subtitles into Matroska.
 final class RemuxSink: TrackSink {
-    let entries: [TrackPlan.Entry]
+    let jobs: [TrackJob]
     private(set) var packetsSeen = 0
     private let source: SourceStream
     private let file: PendingFile
@@ -12,16 +12,17 @@ final class RemuxSink: TrackSink {
     private var written = 0
     private var skipped = 0
 
-    /// Creates the temporary file for `entry` and writes its header.
+    /// Creates the temporary file for `job` and writes its header.
     /// - Throws: `MediaError.output` or `.library` (the muxer refuses the stream).
-    init(entry: TrackPlan.Entry, source: SourceStream, finalPath: String, deadline: Deadline) throws {
-        guard let muxer = entry.output.muxerName else {
-            throw MediaError.trackUnavailable(stream: source.index, reason: "\(entry.output) is not a remux")
+    init(job: TrackJob, source: SourceStream, deadline: Deadline) throws {
+        guard let muxer = job.output.muxerName else {
+            throw MediaError.trackUnavailable(stream: source.index, reason: "\(job.output) is not a remux")
         }
-        entries = [entry]
+        jobs = [job]
         self.source = source
-        file = try PendingFile(finalPath: finalPath)
-        output = try MuxedOutput(muxer: muxer, path: file.temporaryPath, source: source, deadline: deadline)
+        file = try PendingFile(finalPath: job.path)
+        output = try MuxedOutput(muxer: muxer, path: file.temporaryPath, source: source, language: job.language,
+                                 deadline: deadline)
     }
 
     /// Writes the packet with its times shifted to the file's start and rescaled to the output's

@@ -1,4 +1,5 @@
 import CAV
+import SystemPackage
 
 /// One converted subtitle file, `.srt` or `.vtt`, made as `ffmpeg -i F -map 0:s:N -c:s srt` (or
 /// `-c:s webvtt`) makes it: each decoded subtitle goes through libavcodec's encoder of the format
@@ -22,11 +23,11 @@ final class SubtitleFile {
     private(set) var cues = 0
 
     /// Where the file goes once complete.
-    var finalPath: String { file.finalPath }
+    var finalPath: FilePath { file.finalPath }
 
     /// Creates the temporary file for `finalPath`, opens the encoder and writes the muxer's header.
     /// - Throws: `MediaError.output`, `.trackUnavailable` (no encoder), `.library`.
-    init(format: Format, decoder: SubtitleDecoder, source: SourceStream, finalPath: String, deadline: Deadline) throws {
+    init(format: Format, decoder: SubtitleDecoder, source: SourceStream, finalPath: FilePath, deadline: Deadline) throws {
         file = try PendingFile(finalPath: finalPath)
         encoder = try SubtitleEncoder(name: format.encoder, decoder: decoder, source: source)
         output = try MuxedOutput(muxer: format.muxer, path: file.temporaryPath, encoder: encoder, deadline: deadline)

@@ -1,6 +1,6 @@
 import CAV
 
-/// Decodes a text subtitle stream once and writes its `.srt` and `.vtt` entries as the ffmpeg
+/// Decodes a text subtitle stream once and writes its SubRip and WebVTT jobs as the ffmpeg
 /// command writes them (`-map 0:s:N -c:s srt`, `-c:s webvtt`), cue by cue as the packets come:
 /// nothing is held but the decoder's and encoders' state and the muxers' I/O buffers.
 ///
@@ -9,23 +9,23 @@ import CAV
 /// (microseconds) and gives its end from the decoder or the packet's duration. A packet that does
 /// not decode, and a subtitle without a time, is left out and counted; the others are kept.
 final class TextSubtitleSink: TrackSink {
-    let entries: [TrackPlan.Entry]
+    let jobs: [TrackJob]
     private(set) var packetsSeen = 0
     private let source: SourceStream
     private let decoder: SubtitleDecoder
     private let files: [SubtitleFile]
     private var skipped = 0
 
-    /// - Parameter paths: the final path of each entry, in the order of `entries`.
+    /// - Parameter jobs: the stream's `.subtitleSRT` and `.subtitleWebVTT` jobs.
     /// - Throws: `MediaError.trackUnavailable` (no decoder or encoder), `.output`, `.library`.
-    init(entries: [TrackPlan.Entry], source: SourceStream, paths: [String], deadline: Deadline) throws {
-        self.entries = entries
+    init(jobs: [TrackJob], source: SourceStream, deadline: Deadline) throws {
+        self.jobs = jobs
         self.source = source
         let decoder = try SubtitleDecoder(source: source)
         self.decoder = decoder
-        files = try zip(entries, paths).map { entry, path in
-            try SubtitleFile(format: entry.output == .subtitleSRT ? .srt : .webvtt, decoder: decoder,
-                             source: source, finalPath: path, deadline: deadline)
+        files = try jobs.map { job in
+            try SubtitleFile(format: job.output == .subtitleSRT ? .srt : .webvtt, decoder: decoder,
+                             source: source, finalPath: job.path, deadline: deadline)
         }
     }
 

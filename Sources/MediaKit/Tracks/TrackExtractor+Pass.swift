@@ -80,7 +80,7 @@ extension TrackExtractor {
         return end
     }
 
-    /// Hands one packet to the sinks of its stream; a sink that throws is dropped, its entries failed.
+    /// Hands one packet to the sinks of its stream; a sink that throws is dropped, its jobs failed.
     /// Runs on the relay's writer thread during the pass.
     private func write(_ packet: UnsafeMutablePointer<AVPacket>) {
         let index = Int(packet.pointee.stream_index)

@@ -1,25 +1,24 @@
 import CAV
+import SystemPackage
 
-/// Makes the files of a `TrackPlan` in one pass over the source: the file is demuxed once, and each
+/// Does a list of `TrackJob`s in one pass over the source: the file is demuxed once, and each
 /// packet goes to the sinks of its stream, which write their outputs to disk as they go.
 ///
-/// Streams that no entry needs are discarded in the demuxer. Memory stays bounded: the packets in
+/// Streams that no job needs are discarded in the demuxer. Memory stays bounded: the packets in
 /// the relay between the reading and the writing thread (`PacketRelay`), each output's muxer, and
 /// per text subtitle stream its decoder and an encoder per converted file.
 final class TrackExtractor {
     private let input: InputFile
-    private let folder: String
-    /// Outcomes decided so far, by entry.
-    private var outcomes: [TrackPlan.Entry: Result<ExtractedTrack, MediaError>] = [:]
+    /// Outcomes decided so far, by job.
+    private var outcomes: [TrackJob: Result<ExtractedTrack, MediaError>] = [:]
     /// The sinks still working, by stream index.
     private(set) var sinks: [Int: [TrackSink]] = [:]
 
     /// Opens the source (or takes the file a probe just opened from `probed`) and checks that it
     /// is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
-    init(path: String, size: Int64, folder: String, timeout: Double, probed: ProbedInputs? = nil) throws {
+    init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil) throws {
         input = try InputFile.open(path, timeout: timeout, takingFrom: probed)
-        self.folder = folder
         if let pb = input.context.pointee.pb {
             let actual = avio_size(pb)
             if actual >= 0 && actual != size {
@@ -28,17 +27,14 @@ final class TrackExtractor {
         }
     }
 
-    /// Extracts every entry of `plan`; one result per entry, in the plan's order.
-    /// - Throws: `MediaError.output` when the group folders cannot be made; every other failure
-    ///   is the failure of the tracks it touches, in their results.
-    func run(_ plan: TrackPlan) throws -> [TrackResult] {
-        for group in TrackPlan.Group.allCases where plan.entries.contains(where: { $0.group == group }) {
-            try makeFolders("\(folder)/\(group.rawValue)")
-        }
-        var byStream: [Int: [TrackPlan.Entry]] = [:]
-        for entry in plan.entries { byStream[entry.streamIndex, default: []].append(entry) }
-        for (index, entries) in byStream.sorted(by: { $0.key < $1.key }) {
-            makeSinks(for: entries, streamIndex: index)
+    /// Does every job; one result per job, in their order. Every failure (an output that cannot
+    /// be written, a stream that cannot give the output asked, damage, the deadline) is the
+    /// failure of the jobs it touches, in their results.
+    func run(_ jobs: [TrackJob]) -> [TrackResult] {
+        var byStream: [Int: [TrackJob]] = [:]
+        for job in jobs { byStream[job.streamIndex, default: []].append(job) }
+        for (index, jobs) in byStream.sorted(by: { $0.key < $1.key }) {
+            makeSinks(for: jobs, streamIndex: index)
         }
         let streams = input.streams
         for stream in streams {
@@ -46,58 +42,48 @@ final class TrackExtractor {
         }
         let end = readAll()
         finishSinks(end)
-        return plan.entries.map { entry in
-            TrackResult(entry: entry, outcome: outcomes[entry]
-                ?? .failure(.trackUnavailable(stream: entry.streamIndex, reason: "not made")))
+        return jobs.map { job in
+            TrackResult(job: job, outcome: outcomes[job]
+                ?? .failure(.trackUnavailable(stream: job.streamIndex, reason: "not made")))
         }
-    }
-
-    /// The path of an entry's file.
-    func finalPath(of entry: TrackPlan.Entry) -> String {
-        "\(folder)/\(entry.group.rawValue)/\(entry.name)"
     }
 
     // MARK: - Setting up
 
-    /// Makes the sinks for the entries of one stream: one decoding sink for its `.srt` and `.vtt`
-    /// entries, one remuxing sink for each other entry. An entry whose sink cannot be made fails.
-    private func makeSinks(for entries: [TrackPlan.Entry], streamIndex: Int) {
-        let streams = input.streams
-        guard streamIndex >= 0, streamIndex < streams.count else {
-            return fail(entries, .trackUnavailable(stream: streamIndex, reason: "the file has \(streams.count) streams"))
+    /// Makes the sinks for the jobs of one stream: one decoding sink for its SubRip and WebVTT
+    /// jobs, one remuxing sink for each other job. A job whose sink cannot be made fails.
+    private func makeSinks(for jobs: [TrackJob], streamIndex: Int) {
+        guard let source = SourceStream(input: input, index: streamIndex) else {
+            return fail(jobs, .trackUnavailable(stream: streamIndex, reason: "the file has \(input.streams.count) streams"))
         }
-        let stream = streams[streamIndex]
-        let source = SourceStream(stream: stream, fileStart: input.context.pointee.start_time,
-                                  language: entries[0].language)
-        var usable: [TrackPlan.Entry] = []
-        for entry in entries {
-            if let problem = mismatch(entry.output, stream.pointee.codecpar.pointee) {
-                fail([entry], .trackUnavailable(stream: streamIndex, reason: problem))
+        var usable: [TrackJob] = []
+        for job in jobs {
+            if let problem = mismatch(job.output, source.codecParameters.pointee) {
+                fail([job], .trackUnavailable(stream: streamIndex, reason: problem))
             } else {
-                usable.append(entry)
+                usable.append(job)
             }
         }
         let text = usable.filter { $0.output == .subtitleSRT || $0.output == .subtitleWebVTT }
         if !text.isEmpty {
             attempt(text) {
-                try TextSubtitleSink(entries: text, source: source, paths: text.map(self.finalPath), deadline: self.input.deadline)
+                try TextSubtitleSink(jobs: text, source: source, deadline: self.input.deadline)
             }
         }
-        for entry in usable where !text.contains(entry) {
-            attempt([entry]) {
-                try RemuxSink(entry: entry, source: source, finalPath: self.finalPath(of: entry),
-                              deadline: self.input.deadline)
+        for job in usable where !text.contains(job) {
+            attempt([job]) {
+                try RemuxSink(job: job, source: source, deadline: self.input.deadline)
             }
         }
     }
 
-    /// Adds the sink `make` returns, or fails `entries` with its error.
-    private func attempt(_ entries: [TrackPlan.Entry], _ make: () throws -> TrackSink) {
+    /// Adds the sink `make` returns, or fails `jobs` with its error.
+    private func attempt(_ jobs: [TrackJob], _ make: () throws -> TrackSink) {
         do {
             let sink = try make()
-            sinks[entries[0].streamIndex, default: []].append(sink)
+            sinks[jobs[0].streamIndex, default: []].append(sink)
         } catch {
-            fail(entries, error as? MediaError ?? .trackUnavailable(stream: entries[0].streamIndex, reason: "\(error)"))
+            fail(jobs, error as? MediaError ?? .trackUnavailable(stream: jobs[0].streamIndex, reason: "\(error)"))
         }
     }
 
@@ -121,19 +107,19 @@ final class TrackExtractor {
 
     // MARK: - Outcomes
 
-    func fail(_ entries: [TrackPlan.Entry], _ error: MediaError) {
-        for entry in entries { outcomes[entry] = .failure(error) }
+    func fail(_ jobs: [TrackJob], _ error: MediaError) {
+        for job in jobs { outcomes[job] = .failure(error) }
     }
 
     /// Fails every sink still working with `error` and drops them (their temporary files go with them).
     func failAll(_ error: MediaError) {
-        for sink in sinks.values.joined() { fail(sink.entries, error) }
+        for sink in sinks.values.joined() { fail(sink.jobs, error) }
         sinks.removeAll()
     }
 
-    /// Drops one sink that failed, and fails its entries.
+    /// Drops one sink that failed, and fails its jobs.
     func drop(_ sink: TrackSink, streamIndex: Int, _ error: MediaError) {
-        fail(sink.entries, error)
+        fail(sink.jobs, error)
         sinks[streamIndex]?.removeAll { $0 === sink }
         if sinks[streamIndex]?.isEmpty == true { sinks[streamIndex] = nil }
     }
@@ -150,16 +136,16 @@ final class TrackExtractor {
     private func finishSinks(_ end: PassEnd) {
         for sink in sinks.sorted(by: { $0.key < $1.key }).flatMap(\.value) {
             if let cut = end.cutShort, sink.packetsSeen == 0 {
-                fail(sink.entries, .trackUnavailable(stream: sink.entries[0].streamIndex,
-                                                     reason: "the file is damaged before any of its data (\(cut))"))
+                fail(sink.jobs, .trackUnavailable(stream: sink.jobs[0].streamIndex,
+                                                  reason: "the file is damaged before any of its data (\(cut))"))
                 continue
             }
             do {
-                for (entry, track) in zip(sink.entries, try sink.finish(end)) {
-                    outcomes[entry] = .success(track)
+                for (job, track) in zip(sink.jobs, try sink.finish(end)) {
+                    outcomes[job] = .success(track)
                 }
             } catch {
-                fail(sink.entries, error as? MediaError ?? .trackUnavailable(stream: sink.entries[0].streamIndex, reason: "\(error)"))
+                fail(sink.jobs, error as? MediaError ?? .trackUnavailable(stream: sink.jobs[0].streamIndex, reason: "\(error)"))
             }
         }
         sinks.removeAll()

@@ -1,11 +1,13 @@
-/// What extraction did for one entry of a `TrackPlan`: its file, or why there is none.
-/// Codable as `{entry, track}` or `{entry, error}`.
+import SystemPackage
+
+/// What extraction did for one `TrackJob`: its file, or why there is none.
+/// Codable as `{job, track}` or `{job, error}`.
 public struct TrackResult: Sendable, Equatable, Codable {
-    public var entry: TrackPlan.Entry
+    public var job: TrackJob
     public var outcome: Result<ExtractedTrack, MediaError>
 
-    public init(entry: TrackPlan.Entry, outcome: Result<ExtractedTrack, MediaError>) {
-        self.entry = entry
+    public init(job: TrackJob, outcome: Result<ExtractedTrack, MediaError>) {
+        self.job = job
         self.outcome = outcome
     }
 
@@ -22,12 +24,12 @@ public struct TrackResult: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case entry, track, error
+        case job, track, error
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        entry = try container.decode(TrackPlan.Entry.self, forKey: .entry)
+        job = try container.decode(TrackJob.self, forKey: .job)
         if let track = try container.decodeIfPresent(ExtractedTrack.self, forKey: .track) {
             outcome = .success(track)
         } else {
@@ -37,7 +39,7 @@ public struct TrackResult: Sendable, Equatable, Codable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entry, forKey: .entry)
+        try container.encode(job, forKey: .job)
         switch outcome {
         case .success(let track): try container.encode(track, forKey: .track)
         case .failure(let error): try container.encode(error, forKey: .error)
@@ -47,8 +49,8 @@ public struct TrackResult: Sendable, Equatable, Codable {
 
 /// A track file that extraction completed and renamed to its final name.
 public struct ExtractedTrack: Codable, Sendable, Equatable {
-    /// `<folder>/<group>/<name>`.
-    public var path: String
+    /// The job's path.
+    public var path: FilePath
     /// Bytes of the file; the same for every extraction of the same source (the output is bit-exact).
     public var size: Int64
     /// Source packets written (remuxed outputs) or cues written (converted subtitles).
@@ -59,7 +61,7 @@ public struct ExtractedTrack: Codable, Sendable, Equatable {
     /// file): the reason. The file is whole and valid, and holds what came before that point.
     public var cutShort: String?
 
-    public init(path: String, size: Int64, units: Int, skippedPackets: Int, cutShort: String?) {
+    public init(path: FilePath, size: Int64, units: Int, skippedPackets: Int, cutShort: String?) {
         self.path = path
         self.size = size
         self.units = units

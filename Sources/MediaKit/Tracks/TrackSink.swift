@@ -1,17 +1,17 @@
 import CAV
 
-/// Where the packets of one source stream go during the pass, to make one or more entries' files.
+/// Where the packets of one source stream go during the pass, to make one or more jobs' files.
 ///
 /// A sink owns its outputs: it writes them under temporary names, and `finish` completes and
 /// renames them. A sink that throws, or that is dropped unfinished, leaves no file behind.
 protocol TrackSink: AnyObject {
-    /// The entries it makes, in the order `finish` returns their files.
-    var entries: [TrackPlan.Entry] { get }
+    /// The jobs it does, in the order `finish` returns their files.
+    var jobs: [TrackJob] { get }
     /// Packets of its stream taken so far, whether or not they were written.
     var packetsSeen: Int { get }
     /// Takes one packet of its stream, as the demuxer read it. It must not keep the packet, and
     /// must leave its fields as it found them (the stream's other sinks get it next).
-    /// - Throws: `MediaError` when an output cannot be written; the sink's entries then fail.
+    /// - Throws: `MediaError` when an output cannot be written; the sink's jobs then fail.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws
     /// Completes the files and renames them to their final names.
     /// - Throws: `MediaError` when a file cannot be completed.

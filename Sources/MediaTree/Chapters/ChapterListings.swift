@@ -1,4 +1,5 @@
 import MediaKit
+import SystemPackage
 
 /// The chapter list, read once per version of a file, named for the reader's languages.
 extension MediaTree {
@@ -21,7 +22,7 @@ extension MediaTree {
             }
             TreeStatistics.count(statistics.chapterListsRead)
             do {
-                let list = try media.chapters(path: shownAs.string, size: identity.size)
+                let list = try media.chapters(path: shownAs.filePath, size: identity.size)
                 probeDatabase?.store(list, kind: Self.chapterListKind, for: identity)
                 return ChapterListing(list: list, preferred: preferred)
             } catch {

@@ -67,30 +67,12 @@ public enum ChapterNames {
         return result.isEmpty ? nil : result
     }
 
-    /// `prefix`, a space and `title` (cut to fit), `suffix`, `.png`: at most `maximumBytes` bytes.
+    /// `prefix`, a space and `title` (cut to fit, with `ellipsis`: `FileNameText.truncated`),
+    /// `suffix`, `.png`: at most `maximumBytes` bytes.
     static func compose(prefix: String, title: String?, suffix: String) -> String {
         let fixed = prefix.utf8.count + suffix.utf8.count + ".png".utf8.count
         guard let title, fixed + 1 < maximumBytes else { return prefix + suffix + ".png" }
-        let fitted = truncated(title, toBytes: maximumBytes - fixed - 1)
+        let fitted = FileNameText.truncated(title, toBytes: maximumBytes - fixed - 1, ellipsis: ellipsis)
         return fitted.isEmpty ? prefix + suffix + ".png" : prefix + " " + fitted + suffix + ".png"
-    }
-
-    /// `text` when its UTF-8 is at most `limit` bytes; else its longest run of whole characters
-    /// (grapheme clusters: an emoji or a letter with its accents is never split) that fits with
-    /// `…` after it, trailing white space dropped. Empty when not even `…` fits.
-    public static func truncated(_ text: String, toBytes limit: Int) -> String {
-        if text.utf8.count <= limit { return text }
-        let room = limit - ellipsis.utf8.count
-        guard room >= 0 else { return "" }
-        var kept = ""
-        var used = 0
-        for character in text {
-            let size = character.utf8.count
-            if used + size > room { break }
-            kept.append(character)
-            used += size
-        }
-        while let last = kept.last, last.isWhitespace { kept.removeLast() }
-        return kept + ellipsis
     }
 }

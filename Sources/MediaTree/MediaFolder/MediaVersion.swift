@@ -1,4 +1,5 @@
 import MediaKit
+import SystemPackage
 
 /// One version of a media file: its stat and its probe, the state every entry of its media
 /// folder is made from. A node resolved from a version carries it, so a request reads the probe
@@ -21,7 +22,7 @@ final class MediaVersion: Sendable {
 
     /// The media file of this version, as the media layer takes it.
     var file: MediaFile {
-        MediaFile(path: shownAs.string, size: identity.size, modificationNanoseconds: identity.modificationNanoseconds)
+        MediaFile(path: shownAs.filePath, size: identity.size, modificationNanoseconds: identity.modificationNanoseconds)
     }
 
     /// The original's name: the media folder's name.

@@ -1,4 +1,5 @@
 import MediaKit
+import SystemPackage
 
 /// The cover and the chapter images: how each is made (decided without decoding, so that `stat`
 /// knows its size), and making it at open on the generation pool, once, kept in the memory cache.
@@ -29,7 +30,7 @@ extension MediaTree {
         return (try? imagePlans.value(for: key) { [media, logger] in
             if entry.chapter.artwork != nil {
                 do {
-                    if let image = try media.chapterImage(path: shownAs.string, size: version.identity.size, index: entry.index) {
+                    if let image = try media.chapterImage(path: shownAs.filePath, size: version.identity.size, index: entry.index) {
                         if image.format == format && !image.bytes.isEmpty {
                             return .stored(.chapterArtwork(index: entry.index), byteCount: image.bytes.count, format: format)
                         }

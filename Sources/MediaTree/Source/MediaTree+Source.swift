@@ -1,5 +1,6 @@
 import Glibc
 import MediaKit
+import SystemPackage
 
 /// The source as the tree sees it: stats, probes, and which node a source entry is.
 extension MediaTree {
@@ -68,7 +69,7 @@ extension MediaTree {
             }
             do {
                 TreeStatistics.count(statistics.probes)
-                let info = try media.probe(path: shownAs.string, size: stat.identity.size)
+                let info = try media.probe(path: shownAs.filePath, size: stat.identity.size)
                 probeDatabase?.store(.info(info), for: stat.identity)
                 return info
             } catch {

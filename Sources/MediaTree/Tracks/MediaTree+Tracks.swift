@@ -26,10 +26,10 @@ extension MediaTree {
         let plan = trackPlan(of: version)
         let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
         let part = key.part(of: plan)
-        let path = version.shownAs.string
+        let path = version.shownAs
         let size = version.identity.size
-        let shownAs = path + "/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
-        tracks.request(key, plan: part, sourcePath: path, skipMemory: skipMemory, pass: { [self] folder in
+        let shownAs = "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
+        tracks.request(key, plan: part, sourcePath: path.description, skipMemory: skipMemory, pass: { [self] folder in
             runPass(path: path, size: size, plan: part, folder: folder)
         }, completion: { set in
             switch set.outcome(group: entry.group, name: entry.name) {
@@ -72,12 +72,12 @@ extension MediaTree {
 
     /// Extracts `plan` from the file at `path` into `folder`, on a thread of the tracks pool. Logs
     /// each track that could not be made (file, track, reason) and each cut short by damage.
-    func runPass(path: String, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
+    func runPass(path: AbsolutePath, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
         TreeStatistics.count(statistics.trackPasses)
         let started = ContinuousClock.now
-        let results: [TrackResult]
+        let results: [TrackPlan.EntryResult]
         do {
-            results = try media.extractTracks(path: path, size: size, plan: plan, into: folder,
+            results = try media.extractTracks(path: path.filePath, size: size, plan: plan, into: folder,
                                               timeout: settings.trackTimeout)
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -94,7 +94,7 @@ extension MediaTree {
             switch result.outcome {
             case .success(let track):
                 TreeStatistics.count(statistics.tracksMade)
-                outcomes[id] = .made(CachedTrack(path: track.path, size: track.size, cutShort: track.cutShort))
+                outcomes[id] = .made(CachedTrack(path: track.path.string, size: track.size, cutShort: track.cutShort))
                 if let cut = track.cutShort {
                     logger.notice("\(path)/tracks/\(id) holds what comes before the damage: \(cut)")
                 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// A path in the source, relative to its root, as bytes (names need not be UTF-8; see `Name`):
 /// empty for the root, names joined by `/`, no leading or trailing slash.
@@ -53,7 +54,11 @@ struct AbsolutePath: Sendable, CustomStringConvertible {
         }
     }
 
-    /// As text, for a library that takes a String (a name that is not UTF-8 does not survive it).
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    /// As the media layer takes a path: its bytes, whatever they are.
+    var filePath: FilePath {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { FilePath(platformString: $0.baseAddress!) }
+        }
+    }
     var description: String { Name.escape(bytes) }
 }

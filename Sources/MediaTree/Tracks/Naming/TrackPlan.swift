@@ -1,8 +1,11 @@
+import MediaKit
+
 /// The files that a media file's alternative tracks become, by group, as AVFoundation's media
 /// selection groups: `audible` (audio), `legible` (subtitles), `visual` (alternative video).
 ///
 /// Made from the probe alone (`TrackPlan(info:)`), so listing never touches the media; the same
-/// probe always gives the same plan. Extraction (`MediaService.extractTracks`) makes the files.
+/// probe always gives the same plan. The plan is the tree's: MediaKit knows no folder of the mount
+/// and makes whatever `TrackJob`s it is given (`TrackPlan.jobs(into:)`, `extractTracks(path:size:plan:into:timeout:)`).
 public struct TrackPlan: Codable, Sendable, Equatable {
     /// Every entry, ordered by group, then stream index, then output (`.srt`, `.vtt`, `.ass`).
     public var entries: [Entry]
@@ -43,45 +46,4 @@ public struct TrackPlan: Codable, Sendable, Equatable {
 
     /// Whether the file has any track to show (a `tracks/` folder exists only then).
     public var isEmpty: Bool { entries.isEmpty }
-}
-
-/// How an entry's file is made from its stream.
-public enum TrackOutput: String, Codable, Sendable, CaseIterable {
-    /// Audio remuxed into Matroska without re-encoding (`.mka`).
-    case audioMatroska
-    /// Video remuxed into Matroska without re-encoding (`.mkv`).
-    case videoMatroska
-    /// Text subtitles decoded and written as SubRip (`.srt`).
-    case subtitleSRT
-    /// Text subtitles decoded and written as WebVTT (`.vtt`).
-    case subtitleWebVTT
-    /// ASS/SSA subtitles as they are, header and events (`.ass`).
-    case subtitleASS
-    /// PGS picture subtitles remuxed as a raw SUP stream (`.sup`).
-    case bitmapSUP
-    /// Other picture subtitles (VobSub, DVB) remuxed into Matroska (`.mks`).
-    case bitmapMatroska
-
-    /// The file name extension, with its dot. Every one is four bytes long.
-    public var fileExtension: String {
-        switch self {
-        case .audioMatroska: return ".mka"
-        case .videoMatroska: return ".mkv"
-        case .subtitleSRT: return ".srt"
-        case .subtitleWebVTT: return ".vtt"
-        case .subtitleASS: return ".ass"
-        case .bitmapSUP: return ".sup"
-        case .bitmapMatroska: return ".mks"
-        }
-    }
-
-    /// The libavformat muxer of the outputs that are remuxed; nil for the converted subtitles.
-    var muxerName: String? {
-        switch self {
-        case .audioMatroska, .videoMatroska, .bitmapMatroska: return "matroska"
-        case .subtitleASS: return "ass"
-        case .bitmapSUP: return "sup"
-        case .subtitleSRT, .subtitleWebVTT: return nil
-        }
-    }
 }

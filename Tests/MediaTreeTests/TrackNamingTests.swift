@@ -1,5 +1,7 @@
 import Foundation
 @testable import MediaKit
+@testable import MediaTree
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -11,7 +13,7 @@ import TestSupport
     func plan(_ relativePath: String) throws -> TrackPlan {
         let url = try TestMedia.file(relativePath)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! NSNumber
-        return TrackPlan(info: try media.probe(path: url.path, size: size.int64Value))
+        return TrackPlan(info: try media.probe(path: FilePath(url.path), size: size.int64Value))
     }
 
     @Test func mp4WithTwoAudioLanguagesAndTimedText() throws {
@@ -183,7 +185,7 @@ import TestSupport
         #expect(FileNameText.safe(" a/b\u{0}c\u{85}d\u{2028}e  f ", maxBytes: 100) == "a-b c d e f")
         #expect(FileNameText.safe("ééé", maxBytes: 5) == "éé")
         #expect(FileNameText.safe("ab cd", maxBytes: 3) == "ab")
-        #expect(FileNameText.prefix("e\u{301}x", maxBytes: 2) == "")  // no half of "é" (e + combining accent)
+        #expect(FileNameText.truncated("e\u{301}x", toBytes: 2) == "")  // no half of "é" (e + combining accent)
     }
 
     @Test func codecNamesAndLayouts() {

@@ -1,3 +1,5 @@
+import MediaKit
+
 extension TrackPlan {
     /// The plan for a probed file: every audio stream (`audible`), every text or picture subtitle
     /// stream libavcodec knows (`legible`), and every moving video stream when there is more than
@@ -75,7 +77,7 @@ extension TrackPlan {
         }
         let flags = TrackLabels.flags.filter { stream.disposition.contains($0.disposition) }.map(\.shown)
         if !flags.isEmpty { words.append("(" + flags.joined(separator: ", ") + ")") }
-        var base = FileNameText.prefix(words.joined(separator: " "), maxBytes: maxBaseBytes)
+        var base = FileNameText.truncated(words.joined(separator: " "), toBytes: maxBaseBytes)
 
         if let title = stream.title {
             let room = maxBaseBytes - base.utf8.count - 3  // " [" and "]"

@@ -1,3 +1,5 @@
+import MediaKit
+
 /// A track's language as the file stores it, and its English name where it is a common code.
 ///
 /// Names come from `LanguageCode`'s table: ISO 639-2 (both the bibliographic and the terminology

@@ -1,0 +1,27 @@
+/// What a track job makes of its stream: a remux into a container, or a subtitle format.
+public enum TrackOutput: String, Codable, Sendable, CaseIterable {
+    /// Audio remuxed into Matroska without re-encoding.
+    case audioMatroska
+    /// Video remuxed into Matroska without re-encoding.
+    case videoMatroska
+    /// Text subtitles decoded and written as SubRip.
+    case subtitleSRT
+    /// Text subtitles decoded and written as WebVTT.
+    case subtitleWebVTT
+    /// ASS/SSA subtitles as they are, header and events.
+    case subtitleASS
+    /// PGS picture subtitles remuxed as a raw SUP stream.
+    case bitmapSUP
+    /// Other picture subtitles (VobSub, DVB) remuxed into Matroska.
+    case bitmapMatroska
+
+    /// The libavformat muxer of the outputs that are remuxed; nil for the converted subtitles.
+    var muxerName: String? {
+        switch self {
+        case .audioMatroska, .videoMatroska, .bitmapMatroska: return "matroska"
+        case .subtitleASS: return "ass"
+        case .bitmapSUP: return "sup"
+        case .subtitleSRT, .subtitleWebVTT: return nil
+        }
+    }
+}
