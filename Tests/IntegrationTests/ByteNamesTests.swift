@@ -19,7 +19,7 @@ import TestSupport
     film = os.path.join(mnt, video)
     report['film_is_folder'] = os.path.isdir(film)
     if report['film_is_folder']:
-        report['film_listing'] = sorted(os.fsdecode(n) for n in os.listdir(film))
+        report['film_listing'] = sorted(n.hex() for n in os.listdir(film))
         with open(os.path.join(film, video), 'rb') as f:
             report['original_same'] = f.read() == open(os.path.join(source, video), 'rb').read()
         info = json.loads(open(os.path.join(film, b'info.json'), 'rb').read().decode('utf-8'))

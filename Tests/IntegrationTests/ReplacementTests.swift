@@ -7,8 +7,8 @@ import TestSupport
 /// audio track every 20 ms; every read is the whole file of the old or of the new version (an
 /// error that makes the reader look again, ENOENT or ESTALE, is allowed; a mix or a cut file is not).
 @Suite(.mounts) struct ReplacementTests {
-    /// A 320×240 video of one colour with a sine audio track and two chapters, made with the ffmpeg command.
-    private func makeVideo(_ path: String, color: String, seconds: Int, folder: TempFolder) throws {
+    /// A video of one colour with a sine audio track and two chapters, made with the ffmpeg command.
+    private func makeVideo(_ path: String, color: String, size: String, seconds: Int, folder: TempFolder) throws {
         let metadata = folder.path("chapters-\(color).txt")
         try """
             ;FFMETADATA1
@@ -25,7 +25,7 @@ import TestSupport
 
             """.write(toFile: metadata, atomically: false, encoding: .utf8)
         expectSuccess(try Command.run([
-            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=320x240:r=10:d=\(seconds)",
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=\(size):r=10:d=\(seconds)",
             "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-i", metadata, "-map", "0:v", "-map", "1:a",
             "-map_metadata", "2", "-map_chapters", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac",
             "-f", "mp4", path,
@@ -111,8 +111,9 @@ import TestSupport
         let source = try folder.makeFolder("source")
         let old = folder.path("old.mp4")
         let new = folder.path("new.mp4")
-        try makeVideo(old, color: "red", seconds: 4, folder: folder)
-        try makeVideo(new, color: "blue", seconds: 5, folder: folder)
+        // Other sizes: the images of the two versions differ in length, as the documents do.
+        try makeVideo(old, color: "red", size: "320x240", seconds: 4, folder: folder)
+        try makeVideo(new, color: "blue", size: "640x360", seconds: 5, folder: folder)
         expectSuccess(try Command.run(["cp", old, source + "/a.mp4"]))
         let point = try folder.makeFolder("mnt")
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log")) { mount in
