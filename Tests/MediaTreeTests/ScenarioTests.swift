@@ -14,6 +14,8 @@ import TestSupport
         try ScenarioSource.make(at: source)
         let fixture = TreeFixture(source: URL(fileURLWithPath: source),
                                   settings: group.treeSettings(cacheDirectory: folder.path("cache")))
-        group.run(DirectTreeClient(fixture.tree), source: source)
+        withExtendedLifetime(fixture) {  // its deinit closes the tree
+            group.run(DirectTreeClient(fixture.tree), source: source)
+        }
     }
 }

@@ -71,15 +71,21 @@ public struct MountedTreeClient: TreeClient {
     public func extendedAttribute(_ name: String, of relative: String) throws(CallError) -> [UInt8] {
         let full = path(relative)
         while true {
-            let size = lgetxattr(full, name, nil, 0)
+            let size = Self.lgetxattr(full, name, nil, 0)
             guard size >= 0 else { throw failed("getxattr \(name)", relative) }
             var value = [UInt8](repeating: 0, count: size)
-            let got = value.withUnsafeMutableBytes { lgetxattr(full, name, $0.baseAddress, $0.count) }
+            let got = value.withUnsafeMutableBytes { Self.lgetxattr(full, name, $0.baseAddress, $0.count) }
             if got < 0 && errno == ERANGE { continue }  // grew between the two calls
             guard got >= 0 else { throw failed("getxattr \(name)", relative) }
             return Array(value.prefix(got))
         }
     }
+
+    /// glibc's `lgetxattr` (sys/xattr.h, which Swift's Glibc module does not import), found once.
+    nonisolated(unsafe) private static let lgetxattr: @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int = {
+        guard let symbol = dlsym(nil, "lgetxattr") else { fatalError("no lgetxattr in the C library") }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int).self)
+    }()
 
     /// The error of the call that just failed (`errno`).
     private func failed(_ call: String, _ relative: String) -> CallError {

@@ -6,7 +6,7 @@ import Testing
 /// errors (MediaTreeTests, BrowsingTests).
 extension ScenarioGroup {
     public static let browsing = ScenarioGroup(name: "browsing", languages: [], scenarios: [
-        Scenario("the root mirrors the source, media files as folders") { c in
+        Scenario("the root mirrors the source, media files as folders") { c throws in
             let root = try c.client.list("")
             let sourceNames = try FileManager.default.contentsOfDirectory(atPath: c.source)
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -26,7 +26,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("a media folder holds the original, info.json, and thumbs, chapters, tracks as the media has them") { c in
+        Scenario("a media folder holds the original, info.json, and thumbs, chapters, tracks as the media has them") { c throws in
             let expected: [String: [String]] = [
                 "feature-1080p.mp4": ["feature-1080p.mp4", "info.json", "chapters", "thumbs", "tracks"],
                 "movie-1080p.mkv": ["movie-1080p.mkv", "info.json", "cover.jpg", "chapters", "thumbs", "tracks"],
@@ -47,7 +47,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("the original reads through, byte for byte") { c in
+        Scenario("the original reads through, byte for byte") { c throws in
             for relative in ["feature-1080p.mp4", "clips/clip-vp9.webm", "audio/audiobook.m4a"] {
                 let original = relative + "/" + (relative as NSString).lastPathComponent
                 let source = try c.sourceBytes(relative)
@@ -57,7 +57,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("info.json describes the file, as long as stat says") { c in
+        Scenario("info.json describes the file, as long as stat says") { c throws in
             let bytes = try c.readWhole("feature-1080p.mp4/info.json")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any], c.at("info.json"))
             #expect(json["file"] as? String == "feature-1080p.mp4", c.at("info.json"))
@@ -66,7 +66,7 @@ extension ScenarioGroup {
             #expect(try c.client.read("feature-1080p.mp4/info.json") == bytes, c.at("info.json read again"))
         },
 
-        Scenario("a plain file passes through") { c in
+        Scenario("a plain file passes through") { c throws in
             let source = try c.sourceBytes("notes.txt")
             let notes = try c.client.stat("notes.txt")
             #expect(notes.type == .regular && notes.size == Int64(source.count), c.at("notes.txt"))
@@ -76,7 +76,7 @@ extension ScenarioGroup {
             #expect(try c.client.read("broken/empty.mp4").isEmpty, c.at("broken/empty.mp4"))
         },
 
-        Scenario("listing types and inode numbers are those stat gives; every document is as long as stat says") { c in
+        Scenario("listing types and inode numbers are those stat gives; every document is as long as stat says") { c throws in
             // Every folder but the contents of thumbs/, chapters/ (their scenarios read them) and
             // the track groups (listing them is cheap, stat'ing their files runs passes).
             var folders = [""]
@@ -98,7 +98,7 @@ extension ScenarioGroup {
             #expect(documents == 4 + 12 + 2, c.at("files read"))
         },
 
-        Scenario("inode numbers are stable between lookups") { c in
+        Scenario("inode numbers are stable between lookups") { c throws in
             let first = try c.client.stat("clips/clip-vp9.webm/info.json").inode
             _ = try c.client.list("")
             #expect(try c.client.stat("clips/clip-vp9.webm/info.json").inode == first, c.at("info.json"))
@@ -108,7 +108,7 @@ extension ScenarioGroup {
             #expect(try c.client.stat("feature-1080p.mp4").inode == folder, c.at("feature-1080p.mp4"))
         },
 
-        Scenario("errors say what is wrong") { c in
+        Scenario("errors say what is wrong") { c throws in
             #expect(c.statFailure("missing.mkv") == ENOENT, c.at("missing.mkv"))
             #expect(c.statFailure("clips/missing.mkv/info.json") == ENOENT, c.at("clips/missing.mkv/info.json"))
             #expect(c.statFailure("feature-1080p.mp4/cover.png") == ENOENT, c.at("feature-1080p.mp4/cover.png"))

@@ -8,7 +8,7 @@ import Testing
 /// (ChaptersFolderTests, ChaptersTests).
 extension ScenarioGroup {
     public static let chapters = ScenarioGroup(name: "chapters", languages: ["fr", "en"], scenarios: [
-        Scenario("names show number, start and title in the reader's language, in order") { c in
+        Scenario("names show number, start and title in the reader's language, in order") { c throws in
             let expected: [String: [String]] = [
                 "feature-1080p.mp4": [
                     "01 00h00m00s Opening.png", "02 00h00m04s The Heist.png", "03 00h00m10s Rooftop Chase.png",
@@ -41,7 +41,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("chapters.txt is exact") { c in
+        Scenario("chapters.txt is exact") { c throws in
             #expect(String(decoding: try c.readWhole("feature-1080p.mp4/chapters/chapters.txt"), as: UTF8.self) == """
                 CHAPTER01=00:00:00.000
                 CHAPTER01NAME=Opening
@@ -74,7 +74,7 @@ extension ScenarioGroup {
                 """, c.at("multilingual.mkv/chapters/chapters.txt"))
         },
 
-        Scenario("chapters.json is exact, the same at every read, and names the listed images") { c in
+        Scenario("chapters.json is exact, the same at every read, and names the listed images") { c throws in
             for relative in ["feature-1080p.mp4", "chapters/multilingual.mkv", "chapters/two-languages.mp4"] {
                 for name in ["chapters.json", "chapters.txt"] {
                     let path = relative + "/chapters/" + name
@@ -100,7 +100,7 @@ extension ScenarioGroup {
             #expect(chapters.first?["language"] as? String == "fr-FR", c.at("multilingual.mkv chapters.json"))
         },
 
-        Scenario("chapter images are as long as stat says: frames made, artwork as stored") { c in
+        Scenario("chapter images are as long as stat says: frames made, artwork as stored") { c throws in
             // Frames of 160×90 (the default 320-wide box never enlarges).
             let multilingual = try c.client.list("chapters/multilingual.mkv/chapters")
             #expect(multilingual.first?.size == Int64(PNGEncoder.encodedSize(width: 160, height: 90)), c.at("multilingual.mkv"))
@@ -118,7 +118,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("an audiobook shows its stored cover, and as every chapter's image") { c in
+        Scenario("an audiobook shows its stored cover, and as every chapter's image") { c throws in
             let book = "audio/audiobook.m4a/"
             let stored = try c.readWhole(book + "cover.jpg")
             #expect(stored.starts(with: [0xFF, 0xD8]), c.at("cover.jpg"))
@@ -136,7 +136,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("extended attributes tell the chapter") { c in
+        Scenario("extended attributes tell the chapter") { c throws in
             let opening = "chapters/multilingual.mkv/chapters/01 00h00m00s Ouverture.png"
             for (name, value) in [("start", "0"), ("end", "3"), ("title", "Ouverture"), ("language", "fr-FR"), ("image", "frame")] {
                 #expect(try c.attributeText("user.mediafs.chapter." + name, of: opening) == value, c.at(name))

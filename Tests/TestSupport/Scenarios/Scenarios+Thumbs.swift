@@ -6,7 +6,7 @@ import Testing
 extension ScenarioGroup {
     /// feature-1080p.mp4 (small set): 30 s at 25 fps, 640x360, a keyframe every 2 s.
     public static let thumbs = ScenarioGroup(name: "thumbs", languages: [], scenarios: [
-        Scenario("the listing: a name a second, then the quarters; stat makes no image") { c in
+        Scenario("the listing: a name a second, then the quarters; stat makes no image") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs"
             let folder = try c.client.stat(thumbs)
             #expect(folder.type == .directory && folder.permissions == 0o555, c.at(thumbs))
@@ -18,7 +18,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("a listed and an unlisted name both resolve; other names do not") { c in
+        Scenario("a listed and an unlisted name both resolve; other names do not") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs"
             let listed = try c.client.list(thumbs).map(\.name)
             #expect(listed.contains("at-00m01s.png") && !listed.contains("at-12.5s.png"), c.at(thumbs))
@@ -33,7 +33,7 @@ extension ScenarioGroup {
             #expect(c.statFailure("audio/audiobook.m4a/thumbs/at-1s.png") == ENOENT, c.at("audiobook.m4a/thumbs/at-1s.png"))
         },
 
-        Scenario("a time past the end is ENOENT") { c in
+        Scenario("a time past the end is ENOENT") { c throws in
             for name in ["at-30.1s.png", "at-30.5s.png", "at-1h.png", "at-2h.png", "at-101%.png"] {
                 #expect(c.statFailure("feature-1080p.mp4/thumbs/" + name) == ENOENT, c.at(name))
             }
@@ -41,7 +41,7 @@ extension ScenarioGroup {
             #expect(c.statFailure("feature-1080p.mp4/thumbs/at-30s.png") == nil, c.at("at-30s.png"))
         },
 
-        Scenario("images are PNGs as long as stat says, sized by their box") { c in
+        Scenario("images are PNGs as long as stat says, sized by their box") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs/"
             for name in ["at-00m01s.png", "at-12.5s.png", "at-1s.png", "at-1s@full.png", "near-13s.png"] {
                 let bytes = try c.readWhole(thumbs + name)
@@ -56,7 +56,7 @@ extension ScenarioGroup {
             #expect(try c.client.read(thumbs + "at-1s.png") == (try c.client.read(thumbs + "at-1s.png")), c.at("at-1s.png"))
         },
 
-        Scenario("the .jpg of a name is a JPEG as long as stat says") { c in
+        Scenario("the .jpg of a name is a JPEG as long as stat says") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs/"
             for name in ["at-12.5s.jpg", "at-1s@full.jpg", "near-25%.jpg"] {
                 let status = try c.client.stat(thumbs + name)
@@ -66,7 +66,7 @@ extension ScenarioGroup {
             }
         },
 
-        Scenario("extended attributes tell the time asked for and the frame shown") { c in
+        Scenario("extended attributes tell the time asked for and the frame shown") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs/"
             #expect(try c.attributeText("user.mediafs.requested", of: thumbs + "at-1.23s.png") == "1.23", c.at("at-1.23s.png"))
             #expect(try c.attributeText("user.mediafs.requested", of: thumbs + "at-50%.png") == "15", c.at("at-50%.png"))

@@ -5,7 +5,7 @@ import Testing
 /// says (TracksFolderTests, TracksTests).
 extension ScenarioGroup {
     public static let tracks = ScenarioGroup(name: "tracks", languages: ["fr"], scenarios: [
-        Scenario("groups are listed as the media has them") { c in
+        Scenario("groups are listed as the media has them") { c throws in
             for relative in ["movie-1080p.mkv", "feature-1080p.mp4", "clips/clip-vp9.webm"] {
                 let tracks = relative + "/tracks"
                 let folder = try c.client.stat(tracks)
@@ -19,7 +19,7 @@ extension ScenarioGroup {
             #expect(c.statFailure("clips/clip-vp9.webm/tracks/audible/no such track.mka") == ENOENT, c.at("no such track.mka"))
         },
 
-        Scenario("names come in stream order, the reader's language first") { c in
+        Scenario("names come in stream order, the reader's language first") { c throws in
             let movie = "movie-1080p.mkv/tracks/"
             #expect(try c.client.list(movie + "audible").map(\.name) == [
                 "fra French AC-3 stereo (default) [Français].mka", "eng English AAC 5.1 [English 5.1].mka",
@@ -40,7 +40,7 @@ extension ScenarioGroup {
                     c.at("clip-vp9.webm"))
         },
 
-        Scenario("a track file is as long as stat says, the same at every read") { c in
+        Scenario("a track file is as long as stat says, the same at every read") { c throws in
             var files = 0
             for relative in ["movie-1080p.mkv/tracks", "clips/clip-vp9.webm/tracks"] {
                 for group in try c.client.list(relative).map(\.name) {
