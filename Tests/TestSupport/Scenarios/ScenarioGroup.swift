@@ -35,20 +35,16 @@ public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
     /// the option the daemon takes the environment's).
     public var mountArguments: [String] { ["--languages", languages.joined(separator: ",")] }
 
-    /// Runs every scenario against `client` over the source at `source`; a scenario that throws
-    /// is recorded as an issue naming it and the client, and the next one runs.
-    /// - Returns: the seconds each scenario took, by name.
-    @discardableResult
-    public func run(_ client: any TreeClient, source: String) -> [(String, Double)] {
+    /// Runs every scenario, in order, against `client` over the source at `source`; a scenario
+    /// that throws is recorded as an issue naming it and the client, and the next one runs.
+    public func run(_ client: any TreeClient, source: String) {
         let context = ScenarioContext(client: client, source: source)
-        return scenarios.map { scenario in
-            let started = Date()
+        for scenario in scenarios {
             do {
                 try scenario.body(context)
             } catch {
                 Issue.record(error, "\(name)/\(scenario.name) through the \(client.kind)")
             }
-            return (scenario.name, Date().timeIntervalSince(started))
         }
     }
 }
