@@ -49,7 +49,9 @@ public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// One scenario: a name and checks made through a `TreeClient`.
+/// One scenario: a name and checks made through a `TreeClient`. Write its body `{ c throws in … }`:
+/// a `try` inside `#expect` alone does not make a closure throwing (the macro is expanded after the
+/// closure's type is inferred), and the expansion then fails to build.
 public struct Scenario: Sendable {
     public let name: String
     let body: @Sendable (ScenarioContext) throws -> Void
