@@ -65,9 +65,10 @@ let package = Package(
         ]),
         .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge"]),
-        // Shared by the tests: the fixture library made with the ffmpeg command, and process helpers
-        // over FuseBridge's spawner and mount-table reader (`Spawn`, `KernelMounts`).
-        .target(name: "TestSupport", dependencies: ["FuseBridge"], path: "Tests/TestSupport"),
+        // Shared by the tests: the fixture library made with the ffmpeg command, process helpers
+        // over FuseBridge's spawner and mount-table reader (`Spawn`, `KernelMounts`), and the
+        // scenario suites run both against MediaTree and through a mount (`Scenarios/`).
+        .target(name: "TestSupport", dependencies: ["FuseBridge", "MediaTree", "MediaKit"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

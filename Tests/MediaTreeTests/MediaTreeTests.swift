@@ -4,51 +4,10 @@ import MediaTree
 import Testing
 import TestSupport
 
+/// The root mirroring the source, media files as folders holding the original and info.json, listing
+/// types and inode numbers as lookups give them, stable inode numbers: the browsing scenarios
+/// (TestSupport/Scenarios, run here by ScenarioTests and through a mount by MountedScenarioTests).
 @Suite struct MediaTreeTests {
-    @Test func rootMirrorsTheSourceWithMediaAsFolders() throws {
-        let fixture = try TreeFixture()
-        let root = try fixture.tree.list(InodeTable.rootNumber)
-        #expect(root.map(\.name) == ["audio", "broken", "clips", "feature-1080p.mp4", "notes.txt"])
-        #expect(root.first { $0.name == "feature-1080p.mp4" }?.type == .directory)
-        #expect(root.first { $0.name == "notes.txt" }?.type == .regular)
-        let broken = try fixture.tree.list(try fixture.lookup("broken").inode)
-        #expect(broken.map(\.name) == ["empty.mp4"] && broken[0].type == .regular)
-        let audio = try fixture.tree.list(try fixture.lookup("audio").inode)
-        #expect(audio.first?.type == .regular, "a song without chapters or cover art is a plain file")
-    }
-
-    @Test func listingTypesMatchAttributes() throws {
-        let fixture = try TreeFixture()
-        for folder in ["", "clips", "broken", "audio", "feature-1080p.mp4"] {
-            let inode = folder.isEmpty ? InodeTable.rootNumber : try fixture.lookup(folder).inode
-            for entry in try fixture.tree.list(inode) {
-                let attributes = try fixture.tree.lookup(parent: inode, name: entry.name.escaped)
-                #expect(attributes.type == entry.type, "\(folder)/\(entry.name)")
-                #expect(attributes.inode == entry.inode, "\(folder)/\(entry.name)")
-            }
-        }
-    }
-
-    @Test func mediaFolderHoldsTheOriginalInfoAndThumbs() throws {
-        let fixture = try TreeFixture()
-        let folder = try fixture.lookup("feature-1080p.mp4")
-        #expect(try fixture.tree.list(folder.inode).map(\.name) == ["feature-1080p.mp4", "info.json", "chapters", "thumbs", "tracks"])
-        #expect(folder.permissions & 0o222 == 0)
-
-        let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4")
-        let source = try Data(contentsOf: URL(fileURLWithPath: fixture.path("feature-1080p.mp4")))
-        #expect(original.size == Int64(source.count))
-        #expect(try fixture.read("feature-1080p.mp4/feature-1080p.mp4") == Array(source))
-
-        let info = try fixture.lookup("feature-1080p.mp4/info.json")
-        let bytes = try fixture.read("feature-1080p.mp4/info.json")
-        #expect(info.size == Int64(bytes.count), "the size stat reports is the size read")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-        #expect(json["file"] as? String == "feature-1080p.mp4")
-        #expect((json["chapters"] as? [Any])?.count == 6)
-        #expect(bytes.last == UInt8(ascii: "\n"))
-    }
-
     /// One version of a file under several names (hard links, as a library of copies has): each
     /// `info.json` names its own file, escaped as JSON must be, and is the same document otherwise;
     /// the size stat reports is the size read.
@@ -78,14 +37,6 @@ import TestSupport
         #expect(try fixture.read("notes.txt") == Array(source))
         #expect(try fixture.open(notes.inode).read(offset: notes.size + 10, count: 100).isEmpty)
         #expect(try fixture.lookup("broken/empty.mp4").size == 0)
-    }
-
-    @Test func inodeNumbersAreStable() throws {
-        let fixture = try TreeFixture()
-        let first = try fixture.lookup("clips/clip-vp9.webm/info.json").inode
-        _ = try fixture.tree.list(InodeTable.rootNumber)
-        #expect(try fixture.lookup("clips/clip-vp9.webm/info.json").inode == first)
-        #expect(try fixture.lookup("clips").inode != first)
     }
 
     @Test func eachVersionOfAFileIsProbedOnce() throws {

@@ -140,39 +140,8 @@ final class TreeFixture {
     }
 }
 
-/// The tree's operations, waited for: a test may wait; FUSE threads never do.
-extension MediaTree {
-    static func wait<Value: Sendable>(_ operation: (@escaping Reply<Value>) -> Void) throws -> Value {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Value, Error>?>(nil)
-        operation { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
-
-    func lookup(parent: UInt64, name: String) throws -> Attributes {
-        try Self.wait { lookup(parent: parent, name: Name(name), reply: $0) }
-    }
-
-    func attributes(of inode: UInt64) throws -> Attributes {
-        try Self.wait { attributes(of: inode, reply: $0) }
-    }
-
-    func list(_ inode: UInt64) throws -> [DirectoryEntry] {
-        try Self.wait { list(inode, reply: $0) }
-    }
-
-    func extendedAttributeNames(of inode: UInt64) throws -> [String] {
-        try Self.wait { extendedAttributeNames(of: inode, reply: $0) }
-    }
-
-    func extendedAttribute(_ name: String, of inode: UInt64) throws -> [UInt8] {
-        try Self.wait { extendedAttribute(name, of: inode, reply: $0) }
-    }
-}
+// The waiting wrappers of the tree's operations (`MediaTree.wait`, `lookup(parent:name:)`, …) are in
+// TestSupport (DirectTreeClient.swift), shared with the scenario suites.
 
 extension [DirectoryEntry] {
     /// The entries' names as text (the test media's names are UTF-8).

@@ -1,0 +1,153 @@
+import Foundation
+import MediaTree
+import Testing
+
+/// The scenario suites, each written once against `TreeClient` and run twice (rclone's
+/// `vfs/vfstest`): directly against a `MediaTree` (MediaTreeTests/ScenarioTests.swift) and through
+/// a real mount (IntegrationTests/MountedScenarioTests.swift). A group is a suite: the settings
+/// its tree or mount is made with and its scenarios, run in order over one source
+/// (`ScenarioSource`) by one tree or one mount.
+///
+/// What a scenario expects is what the suites written for one side alone expect (MediaTreeTests,
+/// BrowsingTests, ThumbsTests, ChaptersTests, TracksTests); what only one side can see (how many
+/// probes or passes a request makes, the daemon's log, several readers at once) stays there.
+public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
+    public let name: String
+    /// The reader's languages (`TreeSettings.preferredLanguages`, `--languages`); empty: none.
+    public let languages: [String]
+    public let scenarios: [Scenario]
+
+    public var testDescription: String { name }
+
+    /// Every group, in the order they run.
+    public static let all: [ScenarioGroup] = [browsing, thumbs, chapters, tracks]
+
+    /// The settings of a tree for this group, with its cache in `cacheDirectory` (as a mount's is
+    /// in a folder of the test's own).
+    public func treeSettings(cacheDirectory: String) -> TreeSettings {
+        var settings = TreeSettings()
+        settings.preferredLanguages = languages
+        settings.cacheDirectory = cacheDirectory
+        return settings
+    }
+
+    /// The arguments of `mediafs mount` for this group: the same languages, always said (without
+    /// the option the daemon takes the environment's).
+    public var mountArguments: [String] { ["--languages", languages.joined(separator: ",")] }
+
+    /// Runs every scenario, in order, against `client` over the source at `source`; a scenario
+    /// that throws is recorded as an issue naming it and the client, and the next one runs.
+    public func run(_ client: any TreeClient, source: String) {
+        let context = ScenarioContext(client: client, source: source)
+        for scenario in scenarios {
+            do {
+                try scenario.body(context)
+            } catch {
+                Issue.record(error, "\(name)/\(scenario.name) through the \(client.kind)")
+            }
+        }
+    }
+}
+
+/// One scenario: a name and checks made through a `TreeClient`. Write its body `{ c throws in … }`:
+/// a `try` inside `#expect` alone does not make a closure throwing (the macro is expanded after the
+/// closure's type is inferred), and the expansion then fails to build.
+public struct Scenario: Sendable {
+    public let name: String
+    let body: @Sendable (ScenarioContext) throws -> Void
+
+    init(_ name: String, _ body: @escaping @Sendable (ScenarioContext) throws -> Void) {
+        self.name = name
+        self.body = body
+    }
+}
+
+/// What a scenario runs with: the client, and the source folder it reads.
+public struct ScenarioContext {
+    public let client: any TreeClient
+    /// The source folder (made by `ScenarioSource.make(at:)`).
+    public let source: String
+
+    /// The bytes of the source file at `relative`.
+    func sourceBytes(_ relative: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/" + relative)))
+    }
+
+    /// "through the tree" or "through the mount", with `what`, for the messages of checks.
+    func at(_ what: String) -> Comment {
+        Comment(rawValue: "\(what) (through the \(client.kind))")
+    }
+}
+
+/// The source every scenario group reads: a few files of the test library (`TestMedia`) and of
+/// the chapter media (`ChapterMedia`, in `chapters/`), copied into a folder of the test's own.
+public enum ScenarioSource {
+    /// Files of the test library, by relative path.
+    public static let libraryFiles = [
+        "feature-1080p.mp4", "movie-1080p.mkv", "notes.txt", "broken/empty.mp4", "clips/clip-vp9.webm",
+        "audio/song.mp3", "audio/audiobook.m4a",
+    ]
+    /// Files of the chapter media, copied into `chapters/`.
+    public static let chapterFiles = ["multilingual.mkv", "two-languages.mp4"]
+
+    /// The files that are media folders in the tree, by relative path.
+    public static let mediaFiles: Set<String> = [
+        "feature-1080p.mp4", "movie-1080p.mkv", "clips/clip-vp9.webm", "audio/audiobook.m4a",
+        "chapters/multilingual.mkv", "chapters/two-languages.mp4",
+    ]
+
+    /// Copies the files into a new folder `path`.
+    /// - Throws: `TestMediaError` when the media cannot be made, or a copying error.
+    public static func make(at path: String) throws {
+        let copies = try libraryFiles.map { ($0, try TestMedia.file($0)) }
+            + chapterFiles.map { ("chapters/" + $0, try ChapterMedia.file($0)) }
+        for (relative, origin) in copies {
+            let target = URL(fileURLWithPath: path).appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: origin, to: target)
+        }
+    }
+}
+
+// MARK: Checks the scenarios share
+
+/// The signatures the scenarios check images by.
+enum Signature {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+}
+
+extension ScenarioContext {
+    /// The listing of `path` with each entry stat'ed: the type and inode number `stat` gives are
+    /// those listed, and so is the size where the listing tells one.
+    @discardableResult
+    func listAndStat(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [(ListedEntry, EntryStatus)] {
+        try client.list(path).map { entry in
+            let status = try client.stat(client.join(path, entry.name))
+            let what = at(client.join(path, entry.name))
+            #expect(status.type == entry.type, what, sourceLocation: sourceLocation)
+            #expect(status.inode == entry.inode, what, sourceLocation: sourceLocation)
+            if let size = entry.size { #expect(status.size == size, what, sourceLocation: sourceLocation) }
+            return (entry, status)
+        }
+    }
+
+    /// Reads the file at `path` whole: as many bytes as `stat` says; the bytes.
+    @discardableResult
+    func readWhole(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        let size = try client.stat(path).size
+        let bytes = try client.read(path)
+        #expect(Int64(bytes.count) == size, at("\(path): stat \(size), read \(bytes.count)"), sourceLocation: sourceLocation)
+        return bytes
+    }
+
+    /// The errno a `stat` of `path` fails with (nil when it does not).
+    func statFailure(_ path: String) -> Int32? {
+        client.failure { () throws(CallError) in try client.stat(path) }
+    }
+
+    /// An extended attribute as text.
+    func attributeText(_ name: String, of path: String) throws -> String {
+        String(decoding: try client.extendedAttribute(name, of: path), as: UTF8.self)
+    }
+}
