@@ -46,16 +46,19 @@ enum StoryboardFixture {
         return file
     }
 
-    /// The presentation times of the video packets ffprobe flags as keyframes (`K`), in seconds.
+    /// The presentation times of the video packets ffprobe flags as keyframes (`K`), in seconds
+    /// from the stream's first frame (the earliest packet's presentation time).
     static func ffprobeKeyframes(_ path: String) throws -> [Double] {
         let result = try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0",
                                       "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", path], timeout: 120)
         guard result.succeeded else { throw StoredPNG.Malformed(description: "ffprobe: \(result)") }
-        return result.stdout.split(separator: "\n").compactMap { line in
+        let packets = result.stdout.split(separator: "\n").compactMap { line -> (time: Double, key: Bool)? in
             let fields = line.split(separator: ",")
-            guard fields.count >= 2, fields[1].contains("K"), let time = Double(fields[0]) else { return nil }
-            return time
-        }.sorted()
+            guard fields.count >= 2, let time = Double(fields[0]) else { return nil }
+            return (time, fields[1].contains("K"))
+        }
+        let start = packets.map(\.time).min() ?? 0
+        return packets.filter(\.key).map { $0.time - start }.sorted()
     }
 
     /// Of `keyframes`, the one nearest `time`; the earlier of two equally near (to the microsecond).

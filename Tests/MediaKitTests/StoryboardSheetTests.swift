@@ -1,0 +1,130 @@
+import Foundation
+@testable import MediaKit
+import Testing
+
+/// Storyboard sheets made from media made at test time: each tile shows the keyframe nearest
+/// the start of its interval, as ffprobe lists the keyframes (`-show_packets`, flag K), read
+/// from the frame-index strip in the tile's region; every sheet exactly its predicted length.
+@Suite struct StoryboardSheetTests {
+    /// The tiles of every sheet of `request` for `video`, in PNG, with the frame index each shows.
+    static func tileIndices(_ video: LibraryVideo, _ request: StoryboardRequest,
+                            service: LocalMediaService = LocalMediaService()) throws -> [Int] {
+        let layout = try #require(StoryboardLayout(request))
+        var indices: [Int] = []
+        for sheet in 0..<layout.sheetCount {
+            let bytes = try service.storyboardSheet(of: video.file, request: request, sheet: sheet)
+            #expect(bytes.count == layout.encodedSize(sheet: sheet))
+            let picture: StoredPNG
+            if request.format == .png {
+                picture = try StoredPNG(bytes)
+            } else {
+                let size = layout.sheetSize(sheet)
+                let template = try StoredPNG(PNGEncoder.encode(RGBImage(width: 1, height: 1, pixels: [0, 0, 0])))
+                picture = StoredPNG.pixels(try JPEGEncoderTests.ffmpegDecode(bytes), width: size.width, height: size.height,
+                                           like: template)
+            }
+            #expect(picture.width == layout.sheetSize(sheet).width && picture.height == layout.sheetSize(sheet).height)
+            for i in layout.tiles(inSheet: sheet) {
+                let t = layout.tile(i)
+                indices.append(FrameIndexStrip.read(picture.region(x: t.x, y: t.y, width: t.width, height: t.height)))
+            }
+        }
+        return indices
+    }
+
+    /// The frame indices the tiles should show: for each tile's time, the keyframe ffprobe lists
+    /// nearest it (the earlier of two as near), as a frame number at `fps`; 0 for a keyframe in
+    /// `blank` (all black, its strip too).
+    static func expectedIndices(_ video: LibraryVideo, _ layout: StoryboardLayout, fps: Double,
+                                blank: ClosedRange<Double>? = nil) throws -> [Int] {
+        let keyframes = try StoryboardFixture.ffprobeKeyframes(video.file.path)
+        return (0..<layout.tileCount).map { i in
+            let keyframe = StoryboardFixture.nearest(keyframes, to: layout.tile(i).time)
+            return blank?.contains(keyframe) == true ? 0 : Int((keyframe * fps).rounded())
+        }
+    }
+
+    @Test func tilesShowTheNearestKeyframes() throws {
+        let video = try StoryboardFixture.video()
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: StoryboardFixture.duration,
+                                        interval: 10, columns: 4, rows: 2, tileWidth: 160, tileHeight: 90, format: .png)
+        let layout = try #require(StoryboardLayout(request))
+        let expected = try Self.expectedIndices(video, layout, fps: StoryboardFixture.fps)
+        // What the clip was made with, so the check above is no tautology: 10 s → 12.5 s, a tie at
+        // 60 s between 58 s and 62 s goes to 58 s, 80 s → 77 s.
+        #expect(expected == [0, 125, 210, 299, 410, 520, 580, 700, 770, 880])
+        #expect(try Self.tileIndices(video, request) == expected)
+    }
+
+    /// JPEG sheets (the default): exact lengths, and the strips still readable in every tile.
+    /// Intervals shorter than the keyframes' gaps show a keyframe in several tiles.
+    @Test func jpegSheetsAndShortIntervals() throws {
+        let video = try StoryboardFixture.video()
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: StoryboardFixture.duration,
+                                        interval: 2.5, columns: 5, rows: 3, tileWidth: 160, tileHeight: 90)
+        let layout = try #require(StoryboardLayout(request))
+        #expect(layout.tileCount == 38 && layout.sheetCount == 3)
+        let service = LocalMediaService()
+        let shown = try Self.tileIndices(video, request, service: service)
+        let expected = try Self.expectedIndices(video, layout, fps: StoryboardFixture.fps, blank: StoryboardFixture.blank)
+        #expect(expected[14] == 0 && expected[15] == 0)  // 35 s and 37.5 s: the blank keyframes at 36 s and 38 s
+        #expect(shown == expected, "shown \(shown), expected \(expected)")
+        // The index was found once for the file, and is kept.
+        #expect(service.storyboards.keyframes.index(for: .init(file: video.file, streamIndex: video.video.index))?.times.count
+                == StoryboardFixture.keyframeTimes.count)
+    }
+
+    /// The request from the probe: the file's first video stream and duration, 320-wide tiles.
+    @Test func requestFromTheProbe() throws {
+        let video = try StoryboardFixture.video()
+        let request = try #require(StoryboardRequest(info: video.info))
+        #expect(request.streamIndex == video.video.index && request.duration == 95)
+        #expect(request.tileWidth == 320 && request.tileHeight == 180 && request.format == .jpeg)
+        #expect(request.columns == 10 && request.rows == 10 && request.interval == 10)
+        let layout = try #require(StoryboardLayout(request))
+        #expect(layout.sheetCount == 1 && layout.sheetSize(0) == .init(width: 3200, height: 180))
+        let bytes = try LocalMediaService().storyboardSheet(of: video.file, request: request, sheet: 0)
+        #expect(bytes.count == layout.encodedSize(sheet: 0))
+        #expect(throws: MediaError.self) {
+            _ = try LocalMediaService().storyboardSheet(of: video.file, request: request, sheet: 1)
+        }
+    }
+
+    /// Matroska (times in milliseconds) at 24000/1001 fps, from the test library.
+    @Test func matroska() throws {
+        let video = try LibraryVideo("movie-1080p.mkv")
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: try #require(video.info.container.duration),
+                                        interval: 1.5, columns: 6, rows: 2, tileWidth: 160, tileHeight: 90, format: .png)
+        let layout = try #require(StoryboardLayout(request))
+        let fps = 24000.0 / 1001
+        let shown = try Self.tileIndices(video, request), expected = try Self.expectedIndices(video, layout, fps: fps)
+        #expect(shown == expected, "shown \(shown), expected \(expected)")
+    }
+
+    /// HDR sources are tone-mapped as thumbnails are: a tile is the near- thumbnail of its time,
+    /// pixel for pixel (the same frame through the same converter at the same size).
+    @Test(arguments: ["clips/hdr-pq.mkv", "clips/hdr-hlg.mkv"])
+    func hdrTilesAreToneMapped(_ path: String) throws {
+        let video = try LibraryVideo(path)
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: try #require(video.info.container.duration),
+                                        interval: 1, columns: 2, rows: 1, tileWidth: 320, tileHeight: 180, format: .png)
+        let service = LocalMediaService()
+        let sheet = try StoredPNG(service.storyboardSheet(of: video.file, request: request, sheet: 0))
+        for (i, time) in [0.0, 1.0].enumerated() {
+            let thumbnail = try video.thumbnail(service, at: time, .nearestKeyframe)
+            #expect(thumbnail.png.width == 320 && thumbnail.png.height == 180)
+            #expect(sheet.region(x: 320 * i, y: 0, width: 320, height: 180).rgb == thumbnail.png.rgb, "tile \(i)")
+        }
+    }
+
+    /// A rotated phone video: upright tiles, 568 pixels high at 320 wide (its display aspect).
+    @Test func rotatedVideo() throws {
+        let video = try LibraryVideo("clips/portrait-rotated.mp4")
+        let request = try #require(StoryboardRequest(info: video.info, interval: 1, columns: 2, rows: 1, format: .png))
+        #expect(request.tileWidth == 320 && request.tileHeight == 568)
+        let sheet = try StoredPNG(LocalMediaService().storyboardSheet(of: video.file, request: request, sheet: 0))
+        let turns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: video.video.rotation)
+        let first = FrameIndexStrip.read(sheet.region(x: 0, y: 0, width: 320, height: 568), clockwiseQuarterTurns: turns)
+        #expect(first == 0)
+    }
+}
