@@ -76,11 +76,11 @@ public struct ContactSheetLayout: Sendable, Hashable {
 
     /// The time tile `index`'s frame is taken nearest, in seconds from the first frame: the
     /// tiles' times spread evenly from 5% of the duration to 95% (`skippedShare`), both ends
-    /// included; one tile alone is at the middle.
+    /// included; one tile alone is at the middle. Rounded to the microsecond.
     public func time(ofTile index: Int) -> Double {
         let d = request.duration
-        guard tileCount > 1 else { return d / 2 }
-        return d * (Self.skippedShare + (1 - 2 * Self.skippedShare) * Double(index) / Double(tileCount - 1))
+        guard tileCount > 1 else { return Prober.microseconds(d / 2) }
+        return Prober.microseconds(d * (Self.skippedShare + (1 - 2 * Self.skippedShare) * Double(index) / Double(tileCount - 1)))
     }
 
     /// How many characters of header text fit on a line.
