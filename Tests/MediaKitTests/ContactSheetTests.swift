@@ -49,6 +49,9 @@ import Testing
         let layout = try #require(ContactSheetLayout(request))
         let bytes = try LocalMediaService().contactSheet(of: video.file, request: request, format: format)
         #expect(bytes.count == layout.encodedSize(format: format))
+        // Kept for a person to look at.
+        try? Data(bytes).write(to: FileManager.default.temporaryDirectory
+            .appendingPathComponent("mediafs-contact-sheet.\(format.fileExtension)"))
         let template = try StoredPNG(PNGEncoder.encode(RGBImage(width: 1, height: 1, pixels: [0, 0, 0])))
         let sheet = format == .png ? try StoredPNG(bytes)
             : StoredPNG.pixels(try JPEGEncoderTests.ffmpegDecode(bytes), width: layout.size.width, height: layout.size.height,
