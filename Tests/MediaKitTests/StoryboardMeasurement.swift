@@ -13,10 +13,19 @@ struct StoryboardMeasurement {
     static let films = (ProcessInfo.processInfo.environment["MEDIAFS_STORYBOARD_MEASURE"] ?? "")
         .split(separator: ":").map(String.init)
 
-    static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+    /// Wall-clock seconds of `body`, and the process's CPU seconds meanwhile (user and system,
+    /// all threads: what a loaded machine does not change much).
+    static func seconds(_ body: () throws -> Void) rethrows -> String {
+        func cpu() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+        let start = DispatchTime.now().uptimeNanoseconds, startCPU = cpu()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return String(format: "%.3f s (CPU %.3f s)", wall, cpu() - startCPU)
     }
 
     @Test func timeStoryboards() throws {
@@ -28,7 +37,7 @@ struct StoryboardMeasurement {
             let info = try #require(probed)
             let request = try #require(StoryboardRequest(info: info))
             let layout = try #require(StoryboardLayout(request))
-            var sheets: [Double] = []
+            var sheets: [String] = []
             for sheet in 0..<layout.sheetCount {
                 sheets.append(try Self.seconds {
                     let bytes = try service.storyboardSheet(of: video.file, request: request, sheet: sheet)
@@ -43,8 +52,45 @@ struct StoryboardMeasurement {
             let alone = LocalMediaService()
             _ = try alone.probe(path: path, size: video.file.size)
             let coldContact = try Self.seconds { _ = try alone.contactSheet(of: video.file, request: contact, format: .jpeg) }
-            print("\(path): probe \(probe) s; sheets \(sheets) s (total \(sheets.reduce(0, +)) s, \(layout.tileCount) tiles, "
-                  + "\(layout.sheetCount) sheets); contact sheet after them \(sheetTime) s, alone \(coldContact) s")
+            print("\(path): probe \(probe); sheets \(sheets) (\(layout.tileCount) tiles, "
+                  + "\(layout.sheetCount) sheets); contact sheet after them \(sheetTime), alone \(coldContact)")
+        }
+    }
+}
+
+extension StoryboardMeasurement {
+    /// The parts of one cold sheet, each timed alone: the keyframe scan, decoding the keyframes,
+    /// converting them to tiles, encoding the sheet.
+    @Test func timeTheParts() throws {
+        for path in Self.films {
+            let video = try LibraryVideo(absolutePath: path)
+            let request = try #require(StoryboardRequest(info: video.info))
+            let layout = try #require(StoryboardLayout(request))
+            let key = DecodeSession.Key(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe)
+            let limits = ThumbnailLimits(timeout: 600, maxDecodedFrames: 100_000)
+            var session = try DecodeSession(key: key, limits: limits)
+            var index = KeyframeIndex(times: [])
+            let open = try Self.seconds { session = try DecodeSession(key: key, limits: limits) }
+            let scan = try Self.seconds { index = try KeyframeIndex.scan(session) }
+            let tiles = layout.tiles(inSheet: 0).map { layout.tile($0) }
+            var frames: [Frame] = []
+            let decode = try Self.seconds {
+                for tile in tiles {
+                    frames.append(try session.keyframe(at: index.nearest(to: session.pts(forSeconds: tile.time))!, in: index))
+                }
+            }
+            var pictures: [RGBImage] = []
+            let convert = try Self.seconds {
+                pictures = try frames.map { try session.uprightPicture(of: $0, width: request.tileWidth, height: request.tileHeight) }
+            }
+            let size = layout.sheetSize(0)
+            var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))
+            let compose = Self.seconds {
+                for (tile, picture) in zip(tiles, pictures) { canvas.draw(picture, x: tile.x, y: tile.y) }
+            }
+            let encode = try Self.seconds { _ = try ImageEncoder.encode(canvas, format: .jpeg) }
+            print("\(path): open \(open), scan \(scan) (\(index.times.count) keyframes), decode \(decode), "
+                  + "convert \(convert), compose \(compose), encode \(encode) (\(size))")
         }
     }
 }
