@@ -27,31 +27,32 @@ extension StoryboardMaker {
         }
         let (width, height) = (request.tileWidth, request.tileHeight)
         try withSession(file, streamIndex: request.streamIndex, frames: layout.tileCount * (1 + Self.replacementsTried)) { session, index in
-            var decoded: [Int64: (picture: RGBImage, shown: Int64)] = [:]
-            func picture(_ time: Int64) throws -> (picture: RGBImage, shown: Int64) {
+            let nearest = (0..<layout.tileCount).map { index.nearest(to: session.pts(forSeconds: layout.time(ofTile: $0))) }
+            var decoded = try pictures(of: Array(Set(nearest.compactMap { $0 })).sorted(), session: session, index: index,
+                                       width: width, height: height)
+            func picture(_ time: Int64) throws -> Picture {
                 if let kept = decoded[time] { return kept }
-                let frame = try session.keyframe(at: time, in: index)
-                let made = (try session.uprightPicture(of: frame, width: width, height: height), frame.pts)
+                let made = try Self.decode([time], in: session, index: index, width: width, height: height)[time]!
                 decoded[time] = made
                 return made
             }
             for k in 0..<layout.tileCount {
-                guard let nearest = index.nearest(to: session.pts(forSeconds: layout.time(ofTile: k))) else { continue }
-                var chosen = try picture(nearest)
-                var candidate = nearest
-                if chosen.picture.lumaDeviation < Self.blankDeviation {
+                guard let first = nearest[k] else { continue }
+                var chosen = try picture(first)
+                var candidate = first
+                if chosen.image.lumaDeviation < Self.blankDeviation {
                     for _ in 0..<Self.replacementsTried {
                         guard let later = index.next(after: candidate) else { break }
                         candidate = later
                         let replacement = try picture(later)
-                        if replacement.picture.lumaDeviation >= Self.blankDeviation {
+                        if replacement.image.lumaDeviation >= Self.blankDeviation {
                             chosen = replacement
                             break
                         }
                     }
                 }
                 let origin = layout.tileOrigin(k)
-                canvas.draw(chosen.picture, x: origin.x, y: origin.y)
+                canvas.draw(chosen.image, x: origin.x, y: origin.y)
                 let label = TimeText.clock(seconds: session.seconds(forPts: chosen.shown))
                 let labelWidth = BitmapFont.width(of: label, scale: scale)
                 BitmapFont.draw(label, into: &canvas, x: origin.x + (width - labelWidth) / 2,

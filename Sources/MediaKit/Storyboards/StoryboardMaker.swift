@@ -26,7 +26,8 @@ final class StoryboardMaker: Sendable {
     /// Sheet `sheet` (0-based) of the storyboard `request` describes, in its format, exactly
     /// `StoryboardLayout.encodedSize(sheet:)` bytes. Each tile shows the keyframe nearest the
     /// start of its interval (`KeyframeIndex.nearest(to:)`: the closest by presentation time,
-    /// the earlier of two equally close); a keyframe shown by several tiles is decoded once.
+    /// the earlier of two equally close); a keyframe shown by several tiles is decoded once, and
+    /// the keyframes are decoded in time order by `parallelSessions` sessions side by side.
     /// - Throws: `MediaError` (see `MediaService.storyboardSheet(of:request:sheet:)`).
     func sheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
         guard let layout = StoryboardLayout(request) else {
@@ -37,20 +38,15 @@ final class StoryboardMaker: Sendable {
         }
         let size = layout.sheetSize(sheet)
         var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))
-        try withSession(file, streamIndex: request.streamIndex, frames: layout.tiles(inSheet: sheet).count) { session, index in
-            var last: (time: Int64, picture: RGBImage)?
-            for i in layout.tiles(inSheet: sheet) {
-                let tile = layout.tile(i)
-                guard let time = index.nearest(to: session.pts(forSeconds: tile.time)) else { continue }
-                let picture: RGBImage
-                if let last, last.time == time {
-                    picture = last.picture
-                } else {
-                    let frame = try session.keyframe(at: time, in: index)
-                    picture = try session.uprightPicture(of: frame, width: tile.width, height: tile.height)
-                    last = (time, picture)
-                }
-                canvas.draw(picture, x: tile.x, y: tile.y)
+        let tiles = layout.tiles(inSheet: sheet).map(layout.tile)
+        try withSession(file, streamIndex: request.streamIndex, frames: tiles.count) { session, index in
+            let chosen = tiles.map { index.nearest(to: session.pts(forSeconds: $0.time)) }
+            let times = Array(Set(chosen.compactMap { $0 })).sorted()
+            let pictures = try pictures(of: times, session: session, index: index,
+                                        width: request.tileWidth, height: request.tileHeight)
+            for (tile, time) in zip(tiles, chosen) {
+                guard let time, let picture = pictures[time] else { continue }
+                canvas.draw(picture.image, x: tile.x, y: tile.y)
             }
         }
         return try ImageEncoder.encode(canvas, format: request.format)
