@@ -1,4 +1,5 @@
 import Foundation
+import CAV
 @testable import MediaKit
 import Testing
 
@@ -91,6 +92,53 @@ extension StoryboardMeasurement {
             let encode = try Self.seconds { _ = try ImageEncoder.encode(canvas, format: .jpeg) }
             print("\(path): open \(open), scan \(scan) (\(index.times.count) keyframes), decode \(decode), "
                   + "convert \(convert), compose \(compose), encode \(encode) (\(size))")
+        }
+    }
+}
+
+extension StoryboardMeasurement {
+    /// What swscale's flags cost at a tile's size, on the film's keyframes.
+    @Test func timeScalers() throws {
+        for path in Self.films {
+            let video = try LibraryVideo(absolutePath: path)
+            let key = DecodeSession.Key(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe)
+            let session = try DecodeSession(key: key, limits: ThumbnailLimits(timeout: 600, maxDecodedFrames: 100_000))
+            let index = try KeyframeIndex.scan(session)
+            let frames = try index.times.prefix(30).map { try session.keyframe(at: $0, in: index) }
+            let reference = try frames.map { try Scaler().scale($0, width: 320, height: 180) }
+            for (name, flags) in [("bicubic+accurate_rnd+full_chroma_int", Scaler.flags), ("bicubic", SWS_BICUBIC),
+                                  ("bilinear", SWS_BILINEAR), ("area", SWS_AREA), ("bicubic+accurate_rnd", SWS_BICUBIC | SWS_ACCURATE_RND)] {
+                let scaler = Scaler(flags: flags)
+                var made: [RGBImage] = []
+                let time = try Self.seconds { made = try frames.map { try scaler.scale($0, width: 320, height: 180) } }
+                let quality = zip(made, reference).map { psnr(Array($0.pixels.prefix(320 * 180 * 3)), Array($1.pixels.prefix(320 * 180 * 3))) }.min() ?? 0
+                print("\(name): 30 frames \(time), worst PSNR against the thumbnails' \(quality) dB")
+            }
+        }
+    }
+}
+
+extension StoryboardMeasurement {
+    /// What skipping the loop filter changes in the tiles, and what it saves.
+    @Test func loopFilter() throws {
+        for path in Self.films {
+            let video = try LibraryVideo(absolutePath: path)
+            let key = DecodeSession.Key(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe)
+            let session = try DecodeSession(key: key, limits: ThumbnailLimits(timeout: 600, maxDecodedFrames: 100_000))
+            let index = try KeyframeIndex.scan(session)
+            let times = Array(index.times.prefix(30))
+            var skipped: [RGBImage] = [], filtered: [RGBImage] = []
+            let fast = try Self.seconds {
+                skipped = try times.map { try session.uprightPicture(of: session.keyframe(at: $0, in: index), width: 320, height: 180) }
+            }
+            StoryboardMaker.release(session)
+            let plain = try Self.seconds {
+                filtered = try times.map {
+                    try session.uprightPicture(of: session.keyframe(at: $0, in: index, skipsLoopFilter: false), width: 320, height: 180)
+                }
+            }
+            let quality = zip(skipped, filtered).map { psnr($0.pixels, $1.pixels) }.sorted()
+            print("\(path): 30 keyframes without the loop filter \(fast), with it \(plain); PSNR worst \(quality.first ?? 0) dB, median \(quality[quality.count / 2]) dB")
         }
     }
 }

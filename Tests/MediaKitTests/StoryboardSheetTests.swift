@@ -102,7 +102,8 @@ import Testing
     }
 
     /// HDR sources are tone-mapped as thumbnails are: a tile is the near- thumbnail of its time,
-    /// pixel for pixel (the same frame through the same converter at the same size).
+    /// pixel for pixel (the same frame through the same converter at the same size; HEVC keeps
+    /// its loop filter).
     @Test(arguments: ["clips/hdr-pq.mkv", "clips/hdr-hlg.mkv"])
     func hdrTilesAreToneMapped(_ path: String) throws {
         let video = try LibraryVideo(path)

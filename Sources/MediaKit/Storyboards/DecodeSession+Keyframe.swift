@@ -12,8 +12,10 @@ extension DecodeSession {
     /// for, where the decoder's times agree with the demuxer's, which they do for every format
     /// the tests cover; else the next one, or the last keyframe of a stream that ends before.
     /// - Throws: `MediaError.noFrame` when no keyframe can be decoded there, `.damaged`, `.timedOut`.
-    func keyframe(at time: Int64, in index: KeyframeIndex) throws -> Frame {
+    func keyframe(at time: Int64, in index: KeyframeIndex, skipsLoopFilter: Bool = true) throws -> Frame {
         decoder.keyframesOnly = true
+        let skips = skipsLoopFilter && decoder.context.pointee.codec_id == AV_CODEC_ID_H264
+        decoder.context.pointee.skip_loop_filter = skips ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         let continues = !needsSeek && shown.map { index.next(after: $0.pts) == time } == true
         if !continues { try seek(to: time) }
         needsSeek = true

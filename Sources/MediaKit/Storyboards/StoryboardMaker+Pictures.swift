@@ -52,8 +52,7 @@ extension StoryboardMaker {
             all.merge(try outcome.get()) { first, _ in first }
         }
         for helper in sessions.dropFirst() {
-            helper.decoder.keyframesOnly = false
-            helper.needsSeek = true
+            Self.release(helper)
             pool.checkIn(helper)
         }
         return all

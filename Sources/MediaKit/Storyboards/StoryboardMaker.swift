@@ -1,3 +1,5 @@
+import CAV
+
 /// Makes storyboard sheets and contact sheets: takes a decode session for the file and stream
 /// (a kept one, else a new one), the stream's keyframe index (kept, else demuxed once), decodes
 /// the keyframes the tiles show (keyframes only), scales them (tone-mapping HDR, as thumbnails)
@@ -82,9 +84,15 @@ final class StoryboardMaker: Sendable {
             throw MediaError.noFrame(time: 0, reason: "the video stream has no keyframe")
         }
         let result = try body(session, index)
-        session.decoder.keyframesOnly = false
-        session.needsSeek = true
+        Self.release(session)
         pool.checkIn(session)
         return result
+    }
+
+    /// Leaves `session` as thumbnails expect it: every frame decoded, loop filter on, sought anew.
+    static func release(_ session: DecodeSession) {
+        session.decoder.keyframesOnly = false
+        session.decoder.context.pointee.skip_loop_filter = AVDISCARD_DEFAULT
+        session.needsSeek = true
     }
 }
