@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// Storyboard sheets made from media made at test time: each tile shows the keyframe nearest
 /// the start of its interval, as ffprobe lists the keyframes (`-show_packets`, flag K), read
@@ -127,5 +128,43 @@ import Testing
         let turns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: video.video.rotation)
         let first = FrameIndexStrip.read(sheet.region(x: 0, y: 0, width: 320, height: 568), clockwiseQuarterTurns: turns)
         #expect(first == 0)
+    }
+
+    /// A file cut short (the first 45% of the feature, its index and duration whole): the tiles
+    /// past the cut show the last keyframe there is, and every sheet is made at its size.
+    @Test func truncatedFile() throws {
+        let video = try LibraryVideo("broken/feature-truncated.mp4")
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: try #require(video.info.container.duration),
+                                        interval: 2, columns: 5, rows: 2, tileWidth: 160, tileHeight: 90, format: .png)
+        let shown = try Self.tileIndices(video, request)
+        #expect(shown.count == 15)
+        #expect(Array(shown.prefix(6)) == [0, 50, 100, 150, 200, 250])
+        #expect(Set(shown.suffix(5)).count == 1)  // all past the cut: the last keyframe read
+    }
+
+    /// Audio alone, or no duration: no storyboard.
+    @Test func noStoryboardWithoutVideo() throws {
+        let song = try TestMedia.file("audio/song.mp3")
+        let info = try Prober.probe(path: song.path, size: Int64(try FileManager.default.attributesOfItem(atPath: song.path)[.size] as! UInt64))
+        #expect(StoryboardRequest(info: info) == nil)
+        #expect(ContactSheetRequest(info: info, fileName: "song.mp3") == nil)
+    }
+
+    /// The keyframes are kept per file version: another modification time misses and replaces it.
+    @Test func keyframeIndexCacheByVersion() {
+        let cache = KeyframeIndexCache(capacity: 2)
+        let v1 = MediaFile(path: "/a.mkv", size: 10, modificationNanoseconds: 1)
+        let v2 = MediaFile(path: "/a.mkv", size: 10, modificationNanoseconds: 2)
+        cache.keep(KeyframeIndex(times: [0, 5]), for: .init(file: v1, streamIndex: 0))
+        #expect(cache.index(for: .init(file: v1, streamIndex: 0))?.times == [0, 5])
+        #expect(cache.index(for: .init(file: v2, streamIndex: 0)) == nil)
+        cache.keep(KeyframeIndex(times: [0, 7]), for: .init(file: v2, streamIndex: 0))
+        #expect(cache.index(for: .init(file: v1, streamIndex: 0)) == nil)
+        for n in 0..<3 {
+            cache.keep(KeyframeIndex(times: [Int64(n)]), for: .init(file: MediaFile(path: "/\(n)", size: 1, modificationNanoseconds: 0), streamIndex: 0))
+        }
+        #expect(cache.index(for: .init(file: v2, streamIndex: 0)) == nil)  // the least recently used, gone past 2
+        cache.forget(path: "/2")
+        #expect(cache.index(for: .init(file: MediaFile(path: "/2", size: 1, modificationNanoseconds: 0), streamIndex: 0)) == nil)
     }
 }
