@@ -114,6 +114,11 @@ extension StoryboardMeasurement {
                 let quality = zip(made, reference).map { psnr(Array($0.pixels.prefix(320 * 180 * 3)), Array($1.pixels.prefix(320 * 180 * 3))) }.min() ?? 0
                 print("\(name): 30 frames \(time), worst PSNR against the thumbnails' \(quality) dB")
             }
+            let tiles = TileScaler()
+            var made: [RGBImage] = []
+            let time = try Self.seconds { made = try frames.map { try tiles.scale($0, width: 320, height: 180) } }
+            let quality = zip(made, reference).map { psnr($0.pixels, Array($1.pixels.prefix(320 * 180 * 3))) }.min() ?? 0
+            print("TileScaler: 30 frames \(time), worst PSNR against the thumbnails' \(quality) dB")
         }
     }
 }

@@ -167,4 +167,22 @@ import TestSupport
         cache.forget(path: "/2")
         #expect(cache.index(for: .init(file: MediaFile(path: "/2", size: 1, modificationNanoseconds: 0), streamIndex: 0)) == nil)
     }
+
+    /// The two-step tile scaler gives the thumbnails' picture, near enough, whatever the matrix
+    /// (BT.709 said, BT.601 guessed from the size of an MPEG-2 frame that says none) and depth
+    /// (10-bit HEVC).
+    @Test(arguments: ["feature-1080p.mp4", "clips/anamorphic-pal.mpg", "clips/clip-hevc10.mkv", "movie-1080p.mkv"])
+    func tileScalerMatchesTheThumbnails(_ path: String) throws {
+        let video = try LibraryVideo(path)
+        let key = DecodeSession.Key(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe)
+        let session = try DecodeSession(key: key, limits: ThumbnailLimits())
+        let index = try KeyframeIndex.scan(session)
+        let frame = try session.keyframe(at: try #require(index.times.first), in: index, skipsLoopFilter: false)
+        let width = Int(frame.pointer.pointee.width) / 4, height = Int(frame.pointer.pointee.height) / 4
+        let tile = try TileScaler().scale(frame, width: width, height: height)
+        let reference = try Scaler().scale(frame, width: width, height: height)
+        let packed = (0..<height).flatMap { reference.pixels[$0 * reference.stride ..< $0 * reference.stride + 3 * width] }
+        let quality = psnr(tile.pixels, packed)
+        #expect(quality >= 35, "\(path): \(quality) dB")
+    }
 }

@@ -51,4 +51,16 @@ extension DecodeSession {
         let (w, h) = turns % 2 == 1 ? (height, width) : (width, height)
         return try converter.picture(of: frame, width: w, height: h).rotated(clockwiseQuarterTurns: turns)
     }
+
+    /// `frame` as an upright `width` × `height` tile: as `uprightPicture`, but an SDR frame is
+    /// scaled by `scaler` (two steps, cheaper for a large shrink); HDR ones are tone-mapped by the
+    /// session's converter, as thumbnails.
+    func uprightTile(of frame: Frame, width: Int, height: Int, scaler: TileScaler) throws -> RGBImage {
+        guard converter.toneMappedColor(of: frame) == nil else {
+            return try uprightPicture(of: frame, width: width, height: height)
+        }
+        let turns = clockwiseQuarterTurns
+        let (w, h) = turns % 2 == 1 ? (height, width) : (width, height)
+        return try scaler.scale(frame, width: w, height: h).rotated(clockwiseQuarterTurns: turns)
+    }
 }

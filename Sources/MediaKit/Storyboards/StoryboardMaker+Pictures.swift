@@ -59,13 +59,15 @@ extension StoryboardMaker {
     }
 
     /// `times` decoded in time order in `session` (`DecodeSession.keyframe(at:in:)`) and made
-    /// into pictures.
+    /// into tiles (`DecodeSession.uprightTile`).
     static func decode(_ times: [Int64], in session: DecodeSession, index: KeyframeIndex,
                        width: Int, height: Int) throws -> [Int64: Picture] {
         var made: [Int64: Picture] = [:]
+        let scaler = TileScaler()
         for time in times {
             let frame = try session.keyframe(at: time, in: index)
-            made[time] = Picture(image: try session.uprightPicture(of: frame, width: width, height: height), shown: frame.pts)
+            made[time] = Picture(image: try session.uprightTile(of: frame, width: width, height: height, scaler: scaler),
+                                 shown: frame.pts)
         }
         return made
     }
