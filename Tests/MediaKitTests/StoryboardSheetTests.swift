@@ -181,8 +181,10 @@ import TestSupport
         let width = Int(frame.pointer.pointee.width) / 4, height = Int(frame.pointer.pointee.height) / 4
         let tile = try TileScaler().scale(frame, width: width, height: height)
         let reference = try Scaler().scale(frame, width: width, height: height)
-        let packed = (0..<height).flatMap { reference.pixels[$0 * reference.stride ..< $0 * reference.stride + 3 * width] }
-        let quality = psnr(tile.pixels, packed)
+        func packed(_ image: RGBImage) -> [UInt8] {
+            (0..<height).flatMap { image.pixels[$0 * image.stride ..< $0 * image.stride + 3 * width] }
+        }
+        let quality = psnr(packed(tile), packed(reference))
         #expect(quality >= 35, "\(path): \(quality) dB")
     }
 }
