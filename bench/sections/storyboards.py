@@ -78,9 +78,9 @@ def run(bench):
         bench.ratio(ID, "whole storyboard, cold", ("mount", t[MOUNT_BOARD]), (NOKEY, t[NOKEY]), goal_max=0.7)
         bench.ratio(ID, "whole storyboard, cold", ("mount", t[MOUNT_BOARD]), (FULL, t[FULL]), goal_max=0.1)
         made = sorted(glob.glob(os.path.join(out, "nokey", "out*.jpg")))
-        bench.note(ID, f"the keyframe-only command wrote {len(made)} sheet(s) of "
-                       f"{media.video_description(made[0]) if made else '?'} (ffmpeg's tile filter pads a last sheet to "
-                       "the full grid); the mount's last sheet is as high as the rows it holds")
+        bench.note(ID, f"the keyframe-only command wrote {len(made)} sheet(s) of {picture_size(made[0]) if made else '?'} "
+                       "pixels (ffmpeg's tile filter pads a last sheet to the full grid); the mount's last sheet is "
+                       f"{picture_size(os.path.join(board, f'{sheets:04d}.jpg'))}, as high as the rows it holds")
 
         if os.path.exists(sheet):
             size = os.path.getsize(sheet)
@@ -88,7 +88,7 @@ def run(bench):
                 if len(f.read()) != size:
                     raise BenchError(f"{sheet}: stat says {size} bytes, a read gives another count")
             bench.note(ID, f"checked: contact-sheet.jpg reads exactly the {size} bytes stat gives "
-                           f"({media.video_description(sheet)})")
+                           f"({picture_size(sheet)} pixels)")
             peers = [Peer(MOUNT_SHEET, ["cat", sheet], prepare=fresh)]
             if has_vcsi:
                 peers.insert(0, Peer(VCSI, vcsi))
@@ -100,13 +100,25 @@ def run(bench):
         bench.peak_rss(m, "daemon after the storyboards section")
 
 
+def picture_size(path):
+    """WIDTHxHEIGHT of a picture, as ffprobe reads it."""
+    return media.ffprobe(path, "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x")
+
+
 def check_storyboard(bench, board, sheets, tiles):
-    """The listing names the sheets, each of the size stat gives, without making any of them."""
+    """The listing names the sheets and the text files; every file reads as many bytes as stat gave."""
     names = sorted(os.listdir(board))
     jpgs = [n for n in names if n.endswith(".jpg")]
     want = [f"{i:04d}.jpg" for i in range(1, sheets + 1)]
     if jpgs != want:
         raise BenchError(f"{board} lists {jpgs}, not {want}")
+    for name in names:
+        path = os.path.join(board, name)
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            got = len(f.read())
+        if got != size:
+            raise BenchError(f"{path}: stat gave {size} bytes, a read gave {got}")
     for text in ("storyboard.vtt", "storyboard.m3u8"):
         if text not in names:
             raise BenchError(f"{board} has no {text}")
@@ -114,5 +126,5 @@ def check_storyboard(bench, board, sheets, tiles):
         cues = sum(1 for line in f if " --> " in line)
     if cues != tiles:
         raise BenchError(f"storyboard.vtt has {cues} cues, not {tiles}")
-    bench.note(ID, f"checked: storyboard/ lists {sheets} sheet(s), storyboard.vtt and storyboard.m3u8; the VTT has one "
-                   f"cue per frame ({tiles})")
+    bench.note(ID, f"checked: storyboard/ lists {sheets} sheet(s), storyboard.vtt and storyboard.m3u8, each read "
+                   f"whole in exactly the bytes stat gave; the VTT has one cue per frame ({tiles})")
