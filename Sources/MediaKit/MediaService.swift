@@ -62,6 +62,36 @@ public protocol MediaService: Sendable {
     /// `ImageFormat.dimensions(of:)` gives a stored JPEG's or PNG's own size without decoding.
     /// - Throws: `MediaError`: `.unsupported` (no decoder), `.damaged`, `.imageFailed`.
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8]
+
+    /// Sheet `sheet` (0-based, below `StoryboardLayout(request).sheetCount`) of the storyboard
+    /// `request` describes (`StoryboardRequest(info:…)`), in `request.format`, exactly
+    /// `StoryboardLayout.encodedSize(sheet:)` bytes: each tile the keyframe nearest the start of
+    /// its interval, decoding keyframes only, HDR tone-mapped. The stream's keyframes are found
+    /// once per file version (demuxed, not decoded) and kept for its other sheets. Safe to call
+    /// from many threads.
+    /// - Throws: `MediaError`: `.imageFailed` (no layout, no such sheet, encoding), `.noFrame`
+    ///   (no keyframe in the stream), `.noVideoStream`, `.damaged`, `.timedOut`, `.notMedia`,
+    ///   `.library`.
+    func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8]
+
+    /// The contact sheet `request` describes (`ContactSheetRequest(info:fileName:…)`) in
+    /// `format`, exactly `ContactSheetLayout.encodedSize(format:)` bytes: a header, then
+    /// columns × rows keyframes spread over the film, blank ones replaced by a later keyframe,
+    /// each labelled with its time. Safe to call from many threads.
+    /// - Throws: `MediaError`, as `storyboardSheet(of:request:sheet:)`.
+    func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8]
+}
+
+extension MediaService {
+    /// For services that make no storyboards: `MediaError.unsupported`.
+    public func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
+        throw MediaError.unsupported(reason: "this media service makes no storyboards")
+    }
+
+    /// For services that make no contact sheets: `MediaError.unsupported`.
+    public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
+        throw MediaError.unsupported(reason: "this media service makes no contact sheets")
+    }
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -89,6 +119,9 @@ public struct LocalMediaService: MediaService {
     /// Shared by copies of this value: the files its probes opened, kept a few seconds for the
     /// track pass or first thumbnail that usually follows, which then need not open them again.
     let probed: ProbedInputs
+    /// Shared by copies of this value: storyboards and contact sheets, with the keyframe indexes
+    /// of the files they were last made of.
+    let storyboards: StoryboardMaker
 
     /// Also silences libav*'s own messages on stderr: each failure reaches the log once, as a
     /// `MediaError` in the caller's log line naming the file.
@@ -96,14 +129,18 @@ public struct LocalMediaService: MediaService {
     ///   - decodeSessions: how many idle decode sessions (an open file and decoder each) are kept
     ///     for frames asked for in time order; two per processor by default.
     ///   - decodeSessionLifetime: seconds an idle decode session is kept; 30 by default.
+    ///   - sheetTimeout: seconds one storyboard sheet or contact sheet may take (the keyframe
+    ///     scan of a file, once per version, has as long again); 120 by default.
     public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
-                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil) {
+                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil, sheetTimeout: Double = 120) {
         self.probeTimeout = probeTimeout
         self.probed = ProbedInputs()
         self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
                                          sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity,
                                          sessionLifetime: decodeSessionLifetime ?? DecodeSessionPool.defaultIdleLifetime,
                                          probed: probed)
+        self.storyboards = StoryboardMaker(limits: thumbnailLimits, timeout: sheetTimeout, pool: thumbnails.pool,
+                                           probed: probed)
         av_log_set_level(AV_LOG_FATAL)
     }
 
@@ -123,6 +160,7 @@ public struct LocalMediaService: MediaService {
     public func closeSessions(path: FilePath) {
         thumbnails.pool.close(path: path)
         probed.forget(path: path)
+        storyboards.keyframes.forget(path: path)
     }
 
     public func chapters(path: FilePath, size: Int64) throws -> ChapterList {
@@ -143,5 +181,13 @@ public struct LocalMediaService: MediaService {
 
     public func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
         try StillImage.convert(bytes: bytes, codec: codec, width: width, height: height, format: format)
+    }
+
+    public func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
+        try storyboards.sheet(of: file, request: request, sheet: sheet)
+    }
+
+    public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
+        try storyboards.contactSheet(of: file, request: request, format: format)
     }
 }

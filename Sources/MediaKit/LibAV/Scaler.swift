@@ -12,9 +12,13 @@ final class Scaler {
     /// and looked at, so quality beats the last millisecond.
     static let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
 
+    /// The swscale flags this scaler uses (`Scaler.flags` unless made with others).
+    let flags: Int32
     private var context: OpaquePointer?
 
-    init() {}
+    init(flags: Int32 = Scaler.flags) {
+        self.flags = flags
+    }
 
     deinit { sws_freeContext(context) }
 
@@ -31,7 +35,7 @@ final class Scaler {
         // On failure sws_getCachedContext has freed the old context.
         context = sws_getCachedContext(context, f.width, f.height, format,
                                        Int32(width), Int32(height), AV_PIX_FMT_RGB24,
-                                       Scaler.flags, nil, nil, nil)
+                                       flags, nil, nil, nil)
         guard let context else {
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "format \(f.format)"
             throw MediaError.imageFailed(reason: "swscale cannot convert \(name) \(f.width)x\(f.height) to RGB \(width)x\(height)")

@@ -1,0 +1,79 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Decoding the keyframes a sheet shows, in more than one session at once.
+extension StoryboardMaker {
+    /// A keyframe made into a tile: the picture, and the time of the frame decoded (the
+    /// keyframe's, unless the decoder gave another, `DecodeSession.keyframe(at:in:)`).
+    struct Picture: @unchecked Sendable {
+        var image: RGBImage
+        var shown: Int64
+    }
+
+    /// Sessions decoding a sheet's keyframes side by side: one per processor, at most 2 (each
+    /// decoder is single-threaded on a lone keyframe: slice threads help few streams, and x264
+    /// writes one slice a frame).
+    static let parallelSessions = min(2, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    /// Fewer keyframes than this are decoded in the one session (a second would cost its open).
+    static let parallelFrom = 8
+
+    /// `times` (keyframe times of `index`, ascending) as `width` × `height` upright pictures.
+    /// The times are cut into `parallelSessions` runs, each decoded in time order by its own
+    /// session on its own thread: `session` for the first, sessions of the same file and stream
+    /// from the pool (else opened) for the others, returned to the pool when all went well.
+    /// - Throws: the first error of any run.
+    func pictures(of times: [Int64], session: DecodeSession, index: KeyframeIndex,
+                  width: Int, height: Int) throws -> [Int64: Picture] {
+        let runs = times.count >= Self.parallelFrom ? Self.parallelSessions : 1
+        let size = (times.count + runs - 1) / max(1, runs)
+        let chunks = stride(from: 0, to: times.count, by: max(1, size)).map { Array(times[$0..<min(times.count, $0 + size)]) }
+        if chunks.count <= 1 {
+            return try Self.decode(times, in: session, index: index, width: width, height: height)
+        }
+        var sessions = [session]
+        for _ in 1..<chunks.count {
+            if let kept = pool.checkOut(session.key, prefer: { _ in true }) {
+                kept.begin(limits: session.limits)
+                sessions.append(kept)
+            } else {
+                sessions.append(try DecodeSession(key: session.key, limits: session.limits, probed: nil))
+            }
+        }
+        let results = Mutex<[Int: Result<[Int64: Picture], any Error>]>([:])
+        let work = UncheckedSessions(sessions: sessions)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { i in
+            let outcome = Result { try Self.decode(chunks[i], in: work.sessions[i], index: index, width: width, height: height) }
+            results.withLock { $0[i] = outcome }
+        }
+        var all: [Int64: Picture] = [:]
+        for i in chunks.indices {
+            guard let outcome = results.withLock({ $0[i] }) else { continue }
+            all.merge(try outcome.get()) { first, _ in first }
+        }
+        for helper in sessions.dropFirst() {
+            Self.release(helper)
+            pool.checkIn(helper)
+        }
+        return all
+    }
+
+    /// `times` decoded in time order in `session` (`DecodeSession.keyframe(at:in:)`) and made
+    /// into tiles (`DecodeSession.uprightTile`).
+    static func decode(_ times: [Int64], in session: DecodeSession, index: KeyframeIndex,
+                       width: Int, height: Int) throws -> [Int64: Picture] {
+        var made: [Int64: Picture] = [:]
+        let scaler = TileScaler()
+        for time in times {
+            let frame = try session.keyframe(at: time, in: index)
+            made[time] = Picture(image: try session.uprightTile(of: frame, width: width, height: height, scaler: scaler),
+                                 shown: frame.pts)
+        }
+        return made
+    }
+}
+
+/// Sessions handed to the threads of one sheet, each used by one thread only.
+private struct UncheckedSessions: @unchecked Sendable {
+    let sessions: [DecodeSession]
+}

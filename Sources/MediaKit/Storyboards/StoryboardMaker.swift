@@ -1,0 +1,98 @@
+import CAV
+
+/// Makes storyboard sheets and contact sheets: takes a decode session for the file and stream
+/// (a kept one, else a new one), the stream's keyframe index (kept, else demuxed once), decodes
+/// the keyframes the tiles show (keyframes only), scales them (tone-mapping HDR, as thumbnails)
+/// and turns them upright, composes the sheet and writes it at its exact length.
+/// Safe to call from many threads at once; each call uses its own session.
+final class StoryboardMaker: Sendable {
+    /// The bounds of thumbnails, for the failures in a row a sheet may meet.
+    let limits: ThumbnailLimits
+    /// Seconds one sheet may take, the keyframe scan (once per file version) and the decoding
+    /// each counted from their start; past it, `MediaError.timedOut`.
+    let timeout: Double
+    /// The thumbnails' pool: sessions for nearest keyframes serve both.
+    let pool: DecodeSessionPool
+    let probed: ProbedInputs?
+    let keyframes: KeyframeIndexCache
+
+    init(limits: ThumbnailLimits, timeout: Double, pool: DecodeSessionPool, probed: ProbedInputs?,
+         keyframes: KeyframeIndexCache = KeyframeIndexCache()) {
+        self.limits = limits
+        self.timeout = timeout
+        self.pool = pool
+        self.probed = probed
+        self.keyframes = keyframes
+    }
+
+    /// Sheet `sheet` (0-based) of the storyboard `request` describes, in its format, exactly
+    /// `StoryboardLayout.encodedSize(sheet:)` bytes. Each tile shows the keyframe nearest the
+    /// start of its interval (`KeyframeIndex.nearest(to:)`: the closest by presentation time,
+    /// the earlier of two equally close); a keyframe shown by several tiles is decoded once, and
+    /// the keyframes are decoded in time order by `parallelSessions` sessions side by side.
+    /// - Throws: `MediaError` (see `MediaService.storyboardSheet(of:request:sheet:)`).
+    func sheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
+        guard let layout = StoryboardLayout(request) else {
+            throw MediaError.imageFailed(reason: "no storyboard layout for \(request)")
+        }
+        guard (0..<layout.sheetCount).contains(sheet) else {
+            throw MediaError.imageFailed(reason: "no sheet \(sheet + 1) in a storyboard of \(layout.sheetCount)")
+        }
+        let size = layout.sheetSize(sheet)
+        var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))
+        let tiles = layout.tiles(inSheet: sheet).map(layout.tile)
+        try withSession(file, streamIndex: request.streamIndex, frames: tiles.count) { session, index in
+            let chosen = tiles.map { index.nearest(to: session.pts(forSeconds: $0.time)) }
+            let times = Array(Set(chosen.compactMap { $0 })).sorted()
+            let pictures = try pictures(of: times, session: session, index: index,
+                                        width: request.tileWidth, height: request.tileHeight)
+            for (tile, time) in zip(tiles, chosen) {
+                guard let time, let picture = pictures[time] else { continue }
+                canvas.draw(picture.image, x: tile.x, y: tile.y)
+            }
+        }
+        return try ImageEncoder.encode(canvas, format: request.format)
+    }
+
+    /// Runs `body` with a session for `streamIndex` of `file` and the stream's keyframe index,
+    /// then returns the session to the pool (a session that failed is closed instead).
+    /// - Parameter frames: how many keyframes `body` means to decode, for the bound on frames.
+    /// - Throws: what opening, scanning or `body` throws; `MediaError.noFrame` for a stream
+    ///   without a keyframe.
+    func withSession<T>(_ file: MediaFile, streamIndex: Int, frames: Int,
+                        _ body: (DecodeSession, KeyframeIndex) throws -> T) throws -> T {
+        let key = DecodeSession.Key(file: file, streamIndex: streamIndex, pick: .nearestKeyframe)
+        let bounds = ThumbnailLimits(timeout: timeout, maxDecodedFrames: limits.maxDecodedFrames + 4 * frames,
+                                     maxFailuresInARow: limits.maxFailuresInARow, forwardWindow: 0)
+        let session: DecodeSession
+        if let kept = pool.checkOut(key, prefer: { _ in true }) {
+            session = kept
+            session.begin(limits: bounds)
+        } else {
+            session = try DecodeSession(key: key, limits: bounds, probed: probed)
+        }
+        let indexKey = KeyframeIndexCache.Key(file: file, streamIndex: streamIndex)
+        let index: KeyframeIndex
+        if let kept = keyframes.index(for: indexKey) {
+            index = kept
+        } else {
+            index = try KeyframeIndex.scan(session)
+            keyframes.keep(index, for: indexKey)
+            session.begin(limits: bounds)
+        }
+        guard !index.times.isEmpty else {
+            throw MediaError.noFrame(time: 0, reason: "the video stream has no keyframe")
+        }
+        let result = try body(session, index)
+        Self.release(session)
+        pool.checkIn(session)
+        return result
+    }
+
+    /// Leaves `session` as thumbnails expect it: every frame decoded, loop filter on, sought anew.
+    static func release(_ session: DecodeSession) {
+        session.decoder.keyframesOnly = false
+        session.decoder.context.pointee.skip_loop_filter = AVDISCARD_DEFAULT
+        session.needsSeek = true
+    }
+}

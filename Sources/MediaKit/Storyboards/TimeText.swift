@@ -1,0 +1,29 @@
+/// Times written as text, from whole milliseconds or seconds: what WebVTT cues and picture
+/// labels show.
+enum TimeText {
+    /// `HH:MM:SS.mmm` (WebVTT's cue timing, hours always written, at least two digits).
+    static func cue(milliseconds: Int) -> String {
+        let ms = max(0, milliseconds)
+        return "\(clock(seconds: ms / 1000)).\(padded(ms % 1000, 3))"
+    }
+
+    /// `HH:MM:SS`, the whole seconds of `seconds` (truncated; negative and non-finite as 0).
+    static func clock(seconds: Double) -> String {
+        clock(seconds: seconds.isFinite && seconds > 0 ? Int(min(seconds, 3.6e9)) : 0)
+    }
+
+    /// `HH:MM:SS`.
+    static func clock(seconds: Int) -> String {
+        "\(padded(seconds / 3600, 2)):\(padded(seconds / 60 % 60, 2)):\(padded(seconds % 60, 2))"
+    }
+
+    /// Milliseconds as seconds with three decimals: `10.000`, `4.5` as `4.500`.
+    static func seconds(milliseconds: Int) -> String {
+        "\(milliseconds / 1000).\(padded(milliseconds % 1000, 3))"
+    }
+
+    static func padded(_ value: Int, _ digits: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
