@@ -16,6 +16,8 @@ enum Background {
                          "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
                          "--memory-cache", String(command.memoryCache), "--image-format", command.imageFormat]
         arguments += ["--cache-size", command.cacheSize, "--kernel-cache-time", String(command.kernelCacheTime)]
+        arguments += ["--storyboard-interval", String(command.storyboardInterval), "--storyboard-grid", command.storyboardGrid,
+                      "--storyboard-width", String(command.storyboardWidth), "--contact-sheet-grid", command.contactSheetGrid]
         // '' (no cache folder) stays '': made absolute it would name the working folder.
         if let cacheDir = command.cacheDir { arguments += ["--cache-dir", cacheDir.isEmpty ? "" : MountPreflight.absolute(cacheDir)] }
         if command.noPassthrough { arguments.append("--no-passthrough") }

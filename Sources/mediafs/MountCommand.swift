@@ -58,6 +58,18 @@ struct MountCommand: ParsableCommand {
                                valueName: "format"))
     var imageFormat: String = "png"
 
+    @Option(help: ArgumentHelp("Seconds between the frames of storyboard/.", valueName: "seconds"))
+    var storyboardInterval: Double = 10
+
+    @Option(help: ArgumentHelp("Tiles per storyboard sheet, columns x rows.", valueName: "grid"))
+    var storyboardGrid: String = "10x10"
+
+    @Option(help: ArgumentHelp("The width of a storyboard tile, in pixels.", valueName: "pixels"))
+    var storyboardWidth: Int = 320
+
+    @Option(help: ArgumentHelp("Frames of contact-sheet.jpg, columns x rows.", valueName: "grid"))
+    var contactSheetGrid: String = "4x4"
+
     @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
     var memoryCache: Int = 256
 
@@ -112,6 +124,17 @@ struct MountCommand: ParsableCommand {
             throw ValidationError("--image-format must be png or jpg (not '\(imageFormat)')")
         }
         settings.imageFormat = format
+        guard storyboardInterval >= 0.1, storyboardInterval <= 3600 else {
+            throw ValidationError("--storyboard-interval must be between 0.1 and 3600 seconds")
+        }
+        settings.storyboardInterval = storyboardInterval
+        guard let storyboard = TreeSettings.Grid(storyboardGrid), let contactSheet = TreeSettings.Grid(contactSheetGrid) else {
+            throw ValidationError("--storyboard-grid and --contact-sheet-grid must be like 10x10 (1 to 100 each)")
+        }
+        settings.storyboardGrid = storyboard
+        settings.contactSheetGrid = contactSheet
+        guard (16...3840).contains(storyboardWidth) else { throw ValidationError("--storyboard-width must be 16 to 3840 pixels") }
+        settings.storyboardWidth = storyboardWidth
         if let thumbInterval {
             guard thumbInterval > 0 else { throw ValidationError("--thumb-interval must be a positive number of seconds") }
             settings.thumbnailInterval = thumbInterval

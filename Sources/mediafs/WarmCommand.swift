@@ -8,10 +8,10 @@ import Glibc
 struct WarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warm",
-        abstract: "Make the listed thumbnails, chapter images and tracks under a mounted folder ahead of time.",
+        abstract: "Make the listed thumbnails, chapter images, storyboards, contact sheets and tracks under a mounted folder ahead of time.",
         discussion: """
             PATH is a folder inside a mediafs mount (or the mount itself). Every media folder below it \
-            is visited and each file listed in its thumbs/, chapters/ and tracks/ folders is read once \
+            is visited and its contact sheet and each file listed in its thumbs/, chapters/, storyboard/ and tracks/ folders is read once \
             through the mount and thrown away: the daemon makes it and keeps it in its caches. Shows a \
             progress bar on a terminal and one line per media folder otherwise. Exit status 1 if any \
             file could not be made.
@@ -52,7 +52,9 @@ struct WarmCommand: ParsableCommand {
 /// What `warm` reads: the generated files listed in each media folder.
 enum WarmPlan {
     /// The sub-folders of a media folder whose files are made on demand.
-    static let generatedFolders = ["thumbs", "chapters", "tracks"]
+    static let generatedFolders = ["thumbs", "chapters", "storyboard", "tracks"]
+    /// Generated files directly in a media folder.
+    static let generatedFiles = ["contact-sheet.jpg"]
 
     /// Media folders under `root` (itself included): folders holding an `info.json` beside a file
     /// named like the folder. Generated folders are not searched for more.
@@ -77,7 +79,7 @@ enum WarmPlan {
 
     /// Every regular file below the generated folders of `mediaFolder`, in listing order.
     static func generatedFiles(in mediaFolder: String) -> [String] {
-        var files: [String] = []
+        var files = generatedFiles.map { mediaFolder + "/" + $0 }.filter { access($0, F_OK) == 0 }
         for sub in generatedFolders {
             var stack = [mediaFolder + "/" + sub]
             while let folder = stack.popLast() {

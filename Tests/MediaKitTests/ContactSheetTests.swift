@@ -1,3 +1,4 @@
+import SystemPackage
 import Foundation
 @testable import MediaKit
 import Testing
@@ -60,7 +61,7 @@ import Testing
             let origin = layout.tileOrigin(k)
             return FrameIndexStrip.read(sheet.region(x: origin.x, y: origin.y, width: request.tileWidth, height: request.tileHeight))
         }
-        let keyframes = try StoryboardFixture.ffprobeKeyframes(video.file.path)
+        let keyframes = try StoryboardFixture.ffprobeKeyframes(video.file.path.string)
         var expected = (0..<layout.tileCount).map { k in
             Int((StoryboardFixture.nearest(keyframes, to: layout.time(ofTile: k)) * StoryboardFixture.fps).rounded())
         }

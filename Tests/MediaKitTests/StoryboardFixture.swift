@@ -1,3 +1,4 @@
+import SystemPackage
 import Foundation
 import Glibc
 @testable import MediaKit
@@ -75,9 +76,9 @@ extension LibraryVideo {
     init(absolutePath path: String) throws {
         var st = stat()
         guard stat(path, &st) == 0 else { throw StoredPNG.Malformed(description: "cannot stat \(path)") }
-        let file = MediaFile(path: path, size: Int64(st.st_size),
+        let file = MediaFile(path: FilePath(path), size: Int64(st.st_size),
                              modificationNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
-        let info = try Prober.probe(path: path, size: file.size)
+        let info = try Prober.probe(path: FilePath(path), size: file.size)
         guard let video = info.streams.first(where: \.isMovingVideo) else {
             throw StoredPNG.Malformed(description: "\(path) has no video")
         }

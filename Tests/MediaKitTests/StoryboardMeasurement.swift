@@ -1,3 +1,4 @@
+import SystemPackage
 import Foundation
 import CAV
 @testable import MediaKit
@@ -34,7 +35,7 @@ struct StoryboardMeasurement {
             let video = try LibraryVideo(absolutePath: path)
             let service = LocalMediaService()
             var probed: MediaInfo?
-            let probe = try Self.seconds { probed = try service.probe(path: path, size: video.file.size) }
+            let probe = try Self.seconds { probed = try service.probe(path: FilePath(path), size: video.file.size) }
             let info = try #require(probed)
             let request = try #require(StoryboardRequest(info: info))
             let layout = try #require(StoryboardLayout(request))
@@ -51,7 +52,7 @@ struct StoryboardMeasurement {
                 #expect(bytes.count == ContactSheetLayout(contact)!.encodedSize(format: .jpeg))
             }
             let alone = LocalMediaService()
-            _ = try alone.probe(path: path, size: video.file.size)
+            _ = try alone.probe(path: FilePath(path), size: video.file.size)
             let coldContact = try Self.seconds { _ = try alone.contactSheet(of: video.file, request: contact, format: .jpeg) }
             print("\(path): probe \(probe); sheets \(sheets) (\(layout.tileCount) tiles, "
                   + "\(layout.sheetCount) sheets); contact sheet after them \(sheetTime), alone \(coldContact)")

@@ -1,3 +1,4 @@
+import SystemPackage
 import Foundation
 @testable import MediaKit
 import Testing
@@ -38,7 +39,7 @@ import TestSupport
     /// `blank` (all black, its strip too).
     static func expectedIndices(_ video: LibraryVideo, _ layout: StoryboardLayout, fps: Double,
                                 blank: ClosedRange<Double>? = nil) throws -> [Int] {
-        let keyframes = try StoryboardFixture.ffprobeKeyframes(video.file.path)
+        let keyframes = try StoryboardFixture.ffprobeKeyframes(video.file.path.string)
         return (0..<layout.tileCount).map { i in
             let keyframe = StoryboardFixture.nearest(keyframes, to: layout.tile(i).time)
             return blank?.contains(keyframe) == true ? 0 : Int((keyframe * fps).rounded())
@@ -145,7 +146,7 @@ import TestSupport
     /// Audio alone, or no duration: no storyboard.
     @Test func noStoryboardWithoutVideo() throws {
         let song = try TestMedia.file("audio/song.mp3")
-        let info = try Prober.probe(path: song.path, size: Int64(try FileManager.default.attributesOfItem(atPath: song.path)[.size] as! UInt64))
+        let info = try Prober.probe(path: FilePath(song.path), size: Int64(try FileManager.default.attributesOfItem(atPath: song.path)[.size] as! UInt64))
         #expect(StoryboardRequest(info: info) == nil)
         #expect(ContactSheetRequest(info: info, fileName: "song.mp3") == nil)
     }
@@ -161,7 +162,7 @@ import TestSupport
         cache.keep(KeyframeIndex(times: [0, 7]), for: .init(file: v2, streamIndex: 0))
         #expect(cache.index(for: .init(file: v1, streamIndex: 0)) == nil)
         for n in 0..<3 {
-            cache.keep(KeyframeIndex(times: [Int64(n)]), for: .init(file: MediaFile(path: "/\(n)", size: 1, modificationNanoseconds: 0), streamIndex: 0))
+            cache.keep(KeyframeIndex(times: [Int64(n)]), for: .init(file: MediaFile(path: FilePath("/\(n)"), size: 1, modificationNanoseconds: 0), streamIndex: 0))
         }
         #expect(cache.index(for: .init(file: v2, streamIndex: 0)) == nil)  // the least recently used, gone past 2
         cache.forget(path: "/2")

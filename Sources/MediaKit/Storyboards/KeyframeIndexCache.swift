@@ -1,3 +1,4 @@
+import SystemPackage
 import Synchronization
 
 /// The keyframe indexes of the files whose storyboards or contact sheets were made last, by file
@@ -40,7 +41,7 @@ final class KeyframeIndexCache: Sendable {
     }
 
     /// Drops every index of the file at `path`.
-    func forget(path: String) {
+    func forget(path: FilePath) {
         entries.withLock { $0.removeAll { $0.key.file.path == path } }
     }
 }

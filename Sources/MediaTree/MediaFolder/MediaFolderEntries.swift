@@ -19,7 +19,8 @@ protocol MediaFolderEntry: TreeNode {
 /// The kinds of entry of a media folder, in listing order: the one registration line per kind.
 enum MediaFolderEntries {
     static let kinds: [any MediaFolderEntry.Type] = [
-        OriginalFile.self, InfoFile.self, CoverFile.self, ChaptersFolder.self, ThumbsFolder.self, TracksFolder.self,
+        OriginalFile.self, InfoFile.self, CoverFile.self, ContactSheetFile.self, ChaptersFolder.self, StoryboardFolder.self,
+        ThumbsFolder.self, TracksFolder.self,
     ]
 }
 

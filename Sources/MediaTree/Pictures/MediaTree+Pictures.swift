@@ -65,7 +65,7 @@ extension MediaTree {
         let file = version.file
         // Frames and converted artwork are kept on disk; a stored picture is as quick to read again.
         let diskKey = Self.diskKey(identity: version.identity, plan: plan)
-        images.request(.picture(version.identity, plan), work: { [media, statistics, diskCache] in
+        images.request(ImageKey(identity: version.identity, what: diskKey ?? "stored \(plan)"), work: { [media, statistics, diskCache] in
             if let diskCache, let diskKey, let kept = Self.image(from: diskCache, key: diskKey, size: plan.size) {
                 TreeStatistics.count(statistics.picturesFromDisk)
                 return kept

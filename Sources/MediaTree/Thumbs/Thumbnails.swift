@@ -42,7 +42,7 @@ extension MediaTree {
         let identity = version.identity
         let file = version.file
         let diskKey = Self.diskKey(identity: identity, request: request)
-        images.request(.thumbnail(identity, request), work: { [media, statistics, diskCache] in
+        images.request(ImageKey(identity: identity, what: diskKey), work: { [media, statistics, diskCache] in
             if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
                 TreeStatistics.count(statistics.thumbnailsFromDisk)
                 return MadeImage(bytes: kept.bytes, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)

@@ -60,11 +60,12 @@ public final class MediaTree: Sendable {
         var fileName: Name
     }
 
-    /// Which image of which version of a file.
-    enum ImageKey: Hashable, Sendable {
-        case thumbnail(FileIdentity, ThumbnailRequest)
-        /// A cover or chapter image; a chapter shown by the cover shares the cover's key.
-        case picture(FileIdentity, ImagePlan)
+    /// Which image of which version of a file: the version, and a text naming what the image
+    /// shows (a thumbnail's request, a picture's plan, a storyboard's sheet), the same text as its
+    /// key in the disk cache.
+    struct ImageKey: Hashable, Sendable {
+        var identity: FileIdentity
+        var what: String
     }
 
     struct PlanKey: Hashable, Sendable {

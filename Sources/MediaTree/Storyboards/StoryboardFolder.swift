@@ -1,0 +1,63 @@
+import MediaKit
+
+/// `storyboard/`: the whole film at a glance for players and media servers. A frame every
+/// `--storyboard-interval` seconds (the keyframe nearest its time), laid out in sprite sheets
+/// (`0001.jpg` …, `--storyboard-grid` tiles of `--storyboard-width`), with `storyboard.vtt`
+/// (WebVTT cues pointing into the sheets, `0001.jpg#xywh=…`) and `storyboard.m3u8` (the same
+/// tiles as an HLS image playlist). Every size is known from the probe (`StoryboardLayout`);
+/// listing makes nothing. Only for a file with a moving video.
+final class StoryboardFolder: MediaSubfolder, MediaFolderEntry {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let layout: StoryboardLayout
+
+    static let kind = "storyboard"
+    static let name: Name = "storyboard"
+
+    private init(version: MediaVersion, layout: StoryboardLayout, placement: Placement) {
+        self.version = version
+        self.layout = layout
+        self.placement = placement
+        key = NodeKey(kind: Self.kind, path: version.path)
+    }
+
+    static func folder(of version: MediaVersion, settings: TreeSettings, placement: Placement) -> StoryboardFolder? {
+        guard let request = StoryboardRequest(info: version.info, interval: settings.storyboardInterval,
+                                              columns: settings.storyboardGrid.columns, rows: settings.storyboardGrid.rows,
+                                              tileWidth: settings.storyboardWidth, format: .jpeg),
+              let layout = StoryboardLayout(request) else { return nil }
+        return StoryboardFolder(version: version, layout: layout, placement: placement)
+    }
+
+    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
+        Self.folder(of: folder.version, settings: tree.settings, placement: folder.placement(of: name)).map { [$0] } ?? []
+    }
+
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
+        name == Self.name ? listed(in: folder, tree: tree).first : nil
+    }
+
+    func renewed(in version: MediaVersion, tree: MediaTree) -> StoryboardFolder? {
+        Self.folder(of: version, settings: tree.settings, placement: placement!)
+    }
+
+    private var entries: [any TreeNode] {
+        StoryboardTextFile.Text.allCases.map { StoryboardTextFile(folder: self, text: $0) }
+            + (0..<layout.sheetCount).map { StoryboardSheetFile(folder: self, sheet: $0) }
+    }
+
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
+        try entries.map { try tree.entry($0) }
+    }
+
+    func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        if let text = StoryboardTextFile.Text.allCases.first(where: { $0.name == name }) {
+            return StoryboardTextFile(folder: self, text: text)
+        }
+        // `NNNN.jpg`, numbered from 1: parsed, not searched for.
+        guard let string = name.string, string.hasSuffix(".jpg"), let number = Int(string.dropLast(4)),
+              number >= 1, number <= layout.sheetCount, Name(layout.sheetName(number - 1)) == name else { return nil }
+        return StoryboardSheetFile(folder: self, sheet: number - 1)
+    }
+}

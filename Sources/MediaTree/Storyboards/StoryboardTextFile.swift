@@ -1,0 +1,41 @@
+import MediaKit
+
+/// `storyboard.vtt` (WebVTT: a cue per interval, its payload the tile's sheet and rectangle) or
+/// `storyboard.m3u8` (an HLS image playlist: `#EXT-X-IMAGES-ONLY`, `#EXT-X-TILES` per sheet).
+/// Made from the layout alone; sheet names are relative, so the folder works wherever it is served.
+final class StoryboardTextFile: MadeFile {
+    enum Text: CaseIterable {
+        case webVTT, hls
+
+        var name: Name { self == .webVTT ? "storyboard.vtt" : "storyboard.m3u8" }
+    }
+
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let text: Text
+    let layout: StoryboardLayout
+
+    static let kind = "storyboard-text"
+
+    init(folder: StoryboardFolder, text: Text) {
+        version = folder.version
+        layout = folder.layout
+        self.text = text
+        placement = folder.placement(of: text.name)
+        key = NodeKey(madeFile: Self.kind, version: version, names: [text.name])
+    }
+
+    func size(in tree: MediaTree) throws -> Int { try rendered(in: tree).count }
+
+    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        reply(Result { try rendered(in: tree) })
+    }
+
+    private func rendered(in tree: MediaTree) throws -> [UInt8] {
+        let key = MediaTree.DocumentKey(identity: version.identity, document: text.name, fileName: version.fileName)
+        return try tree.documents.value(for: key) {
+            Array((text == .webVTT ? layout.webVTT() : layout.hlsPlaylist()).utf8)
+        }
+    }
+}

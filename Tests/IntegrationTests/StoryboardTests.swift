@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `storyboard/` and `contact-sheet.jpg` through a real mount (issue 17), on a clip made at test
+/// time whose every frame carries its index in a strip of 16 cells along its bottom: every cue of
+/// the VTT covers its interval, in order, without gap, and points at a region showing the keyframe
+/// nearest its time; the playlist names the same sheets; sizes are exact for `cp -r`, `rsync` and
+/// mmap; a changed source gives new sheets.
+@Suite(.mounts) struct StoryboardTests {
+    /// 30 s at 25 fps, 640×360, a keyframe every 30 frames (1.2 s), the frame index drawn as in
+    /// scripts/make-media.sh.
+    static func makeClip(_ path: String, color: String = "0x406080", seconds: Int = 30) throws {
+        expectSuccess(try Command.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-filter_complex",
+            "color=c=\(color):s=640x360:r=25:d=\(seconds)[base];"
+                + "color=c=black:s=16x1:r=25:d=\(seconds),format=gray,geq=lum='255*mod(floor(N/pow(2\\,15-X))\\,2)',"
+                + "scale=640:23:flags=neighbor[bits];[base][bits]overlay=x=0:y=H-h:shortest=1,format=yuv420p[v]",
+            "-map", "[v]", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0",
+            "-f", "mp4", path,
+        ], timeout: 120), "ffmpeg \(path)")
+    }
+
+    static let arguments = ["--storyboard-interval", "2", "--storyboard-grid", "4x3", "--contact-sheet-grid", "3x2"]
+
+    /// Checks the storyboard of `film` (a mounted media folder) against its `source`; prints one
+    /// JSON line of findings.
+    static let check = #"""
+    import json, mmap, os, re, subprocess, sys
+    from PIL import Image
+    film, source = sys.argv[1:3]
+    board = film + "/storyboard"
+    names = sorted(os.listdir(board))
+    report = {"names": names, "problems": []}
+    def problem(text): report["problems"].append(text)
+    # Keyframes of the source, by the ffmpeg tools: their times.
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                            "-of", "csv=p=0", source], capture_output=True, text=True, check=True).stdout
+    keyframes = sorted(float(t) for t, f in (line.split(",")[:2] for line in probe.split()) if "K" in f)
+    duration = float(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", source],
+                                    capture_output=True, text=True, check=True).stdout)
+    def seconds(text):
+        h, m, s = text.split(":")
+        return int(h) * 3600 + int(m) * 60 + float(s)
+    vtt = open(board + "/storyboard.vtt", encoding="utf-8").read()
+    if not vtt.startswith("WEBVTT\n\n"): problem("no WEBVTT header")
+    cues = re.findall(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)\n(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)\n", vtt)
+    report["cues"] = len(cues)
+    previous_end = 0.0
+    sheets = {}
+    for i, (start, end, sheet, x, y, w, h) in enumerate(cues):
+        start, end, x, y, w, h = seconds(start), seconds(end), int(x), int(y), int(w), int(h)
+        if abs(start - previous_end) > 0.0005: problem(f"cue {i} starts at {start}, the last ended at {previous_end}")
+        if not end > start: problem(f"cue {i} is empty")
+        previous_end = end
+        if sheet not in sheets: sheets[sheet] = Image.open(board + "/" + sheet).convert("L")
+        image = sheets[sheet]
+        if x + w > image.width or y + h > image.height: problem(f"cue {i}: {x},{y},{w},{h} outside {sheet} {image.size}")
+        tile = image.crop((x, y, x + w, y + h))
+        index = 0
+        for bit in range(16):
+            px = int((bit + 0.5) / 16 * w)
+            py = h - 1 - h // 32
+            index = index << 1 | (1 if tile.getpixel((px, py)) > 128 else 0)
+        nearest = min(keyframes, key=lambda k: (abs(k - start), k))
+        if index != round(nearest * 25): problem(f"cue {i} at {start}: frame {index}, the nearest keyframe is {round(nearest * 25)}")
+    if abs(previous_end - duration) > 0.05: problem(f"the cues end at {previous_end}, the film at {duration}")
+    report["sheets_in_vtt"] = sorted(sheets)
+    m3u8 = open(board + "/storyboard.m3u8", encoding="utf-8").read()
+    report["sheets_in_m3u8"] = [l for l in m3u8.splitlines() if l and not l.startswith("#")]
+    for tag in ["#EXTM3U", "#EXT-X-IMAGES-ONLY", "#EXT-X-TILES:", "#EXT-X-ENDLIST"]:
+        if tag not in m3u8: problem(f"no {tag} in the playlist")
+    for name in names:
+        path = board + "/" + name
+        size = os.stat(path).st_size
+        data = open(path, "rb").read()
+        if len(data) != size: problem(f"{name}: stat {size}, read {len(data)}")
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            if m[:] != data: problem(f"{name}: mmap differs")
+        if name.endswith(".jpg"):
+            with Image.open(path) as image:
+                image.load()
+                if image.format != "JPEG": problem(f"{name} is {image.format}")
+    for name in ["contact-sheet.jpg", "contact-sheet.png"]:
+        path = film + "/" + name
+        size = os.stat(path).st_size
+        data = open(path, "rb").read()
+        if len(data) != size: problem(f"{name}: stat {size}, read {len(data)}")
+        with Image.open(path) as image:
+            image.load()
+            report[name] = [image.format, image.width, image.height]
+    report["listed"] = sorted(os.listdir(film))
+    print(json.dumps(report))
+    """#
+
+    private func report(_ result: CommandResult) throws -> [String: Any] {
+        expectSuccess(result, "the check")
+        let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+    }
+
+    @Test func cuesSheetsAndContactSheetShowTheRightFrames() throws {
+        let folder = try TempFolder("storyboard")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        try Self.makeClip(source + "/clip.mp4")
+        let point = try folder.makeFolder("mnt")
+        try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), arguments: Self.arguments) { mount in
+            let film = mount.path("clip.mp4")
+            let found = try report(try Command.python(Self.check, [film, source + "/clip.mp4"], timeout: 120))
+            #expect(found["problems"] as? [String] == [], "\(found)")
+            // 30 s every 2 s: 15 tiles, 12 to a sheet.
+            #expect(found["names"] as? [String] == ["0001.jpg", "0002.jpg", "storyboard.m3u8", "storyboard.vtt"])
+            #expect(found["cues"] as? Int == 15)
+            #expect(found["sheets_in_vtt"] as? [String] == ["0001.jpg", "0002.jpg"])
+            #expect(found["sheets_in_m3u8"] as? [String] == ["0001.jpg", "0002.jpg"])
+            #expect((found["contact-sheet.jpg"] as? [Any])?.first as? String == "JPEG")
+            #expect((found["contact-sheet.png"] as? [Any])?.first as? String == "PNG")
+            #expect(found["listed"] as? [String] == ["chapters", "clip.mp4", "contact-sheet.jpg", "info.json", "storyboard", "thumbs"]
+                    || found["listed"] as? [String] == ["clip.mp4", "contact-sheet.jpg", "info.json", "storyboard", "thumbs"], "\(found)")
+
+            // cp -r and rsync copy every file whole: the same bytes as read directly.
+            let copies = try folder.makeFolder("copies")
+            expectSuccess(try Command.run(["cp", "-r", film + "/storyboard", copies + "/cp"]))
+            expectSuccess(try Command.run(["rsync", "-a", film + "/storyboard/", copies + "/rsync/"]))
+            expectSuccess(try Command.run(["diff", "-r", film + "/storyboard", copies + "/cp"]))
+            expectSuccess(try Command.run(["diff", "-r", film + "/storyboard", copies + "/rsync"]))
+
+            // A changed source: new sheets, still right.
+            let before = FileManager.default.contents(atPath: film + "/storyboard/0001.jpg")
+            try Self.makeClip(folder.path("other.mp4"), color: "0x806040", seconds: 20)
+            expectSuccess(try Command.run(["cp", folder.path("other.mp4"), source + "/clip.mp4"]))
+            var after: Data?
+            let start = Date()
+            repeat {
+                usleep(200_000)
+                after = FileManager.default.contents(atPath: film + "/storyboard/0001.jpg")
+            } while after == before && Date().timeIntervalSince(start) < 5
+            #expect(after != nil && after != before, "a changed source gives new sheets")
+            let again = try report(try Command.python(Self.check, [film, source + "/clip.mp4"], timeout: 120))
+            #expect(again["problems"] as? [String] == [], "\(again)")
+            #expect(again["cues"] as? Int == 10)
+        }
+    }
+}
