@@ -82,18 +82,6 @@ public protocol MediaService: Sendable {
     func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8]
 }
 
-extension MediaService {
-    /// For services that make no storyboards: `MediaError.unsupported`.
-    public func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
-        throw MediaError.unsupported(reason: "this media service makes no storyboards")
-    }
-
-    /// For services that make no contact sheets: `MediaError.unsupported`.
-    public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
-        throw MediaError.unsupported(reason: "this media service makes no contact sheets")
-    }
-}
-
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
 /// same path, size and modification time.
 public struct MediaFile: Codable, Sendable, Hashable {

@@ -355,7 +355,7 @@ import TestSupport
                                          toPath: source + "/jpeg-chapter-track.mp4")
         try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("log")) { mount in
             let film = mount.path("jpeg-chapter-track.mp4")
-            #expect(try Self.names(film) == ["chapters", "info.json", "jpeg-chapter-track.mp4", "thumbs", "tracks"])
+            #expect(try Self.names(film) == ["chapters", "contact-sheet.jpg", "info.json", "jpeg-chapter-track.mp4", "storyboard", "thumbs", "tracks"])
             #expect(try Self.names(film + "/tracks") == ["audible"])
             #expect(access(film + "/tracks/visual", F_OK) != 0 && errno == ENOENT)
             let check = try PNGProbe.run(#"""

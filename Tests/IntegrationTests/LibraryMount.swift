@@ -66,7 +66,7 @@ enum Library {
     static func folderNames(_ relative: String) -> [String] {
         let name = (relative as NSString).lastPathComponent
         // Every media file of the library has audio, and so tracks/.
-        return ([name, "info.json", "tracks"] + (withoutVideo.contains(relative) ? [] : ["thumbs"])
+        return ([name, "info.json", "tracks"] + (withoutVideo.contains(relative) ? [] : ["thumbs", "storyboard", "contact-sheet.jpg"])
             + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.jpg"] : [])).sorted()
     }
 

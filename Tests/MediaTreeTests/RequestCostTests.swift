@@ -78,4 +78,12 @@ private final class TimingOutOnceService: MediaService {
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
         try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
     }
+
+    func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
+        try inner.storyboardSheet(of: file, request: request, sheet: sheet)
+    }
+
+    func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
+        try inner.contactSheet(of: file, request: request, format: format)
+    }
 }

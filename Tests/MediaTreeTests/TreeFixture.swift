@@ -44,6 +44,14 @@ final class CountingMediaService: MediaService {
         return try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
     }
 
+    func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
+        try inner.storyboardSheet(of: file, request: request, sheet: sheet)
+    }
+
+    func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
+        try inner.contactSheet(of: file, request: request, format: format)
+    }
+
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
     func thumbnails(of path: String) -> Int { counts.withLock { $0["thumbnail " + path] ?? 0 } }
     /// Chapter lists read, of every file.

@@ -11,13 +11,35 @@ extension DecodeSession {
     /// answer is the first keyframe decoded whose time is at or after `time`: the one asked
     /// for, where the decoder's times agree with the demuxer's, which they do for every format
     /// the tests cover; else the next one, or the last keyframe of a stream that ends before.
+    ///
+    /// Where the seek lands past every keyframe it should find (MPEG program streams land after
+    /// the keyframe the time names, and the decoder then gives none), the stream is read again
+    /// from the keyframe before it in `index`, and at last from its start.
     /// - Throws: `MediaError.noFrame` when no keyframe can be decoded there, `.damaged`, `.timedOut`.
     func keyframe(at time: Int64, in index: KeyframeIndex, skipsLoopFilter: Bool = true) throws -> Frame {
+        let continues = !needsSeek && shown.map { index.next(after: $0.pts) == time } == true
+        let earlier = index.times.last { $0 < time }
+        var starts: [Int64?] = [continues ? nil : time]
+        if let earlier { starts.append(earlier) }
+        starts.append(startPts)
+        var failure: Error?
+        for start in starts {
+            do {
+                return try keyframe(at: time, seekingTo: start, skipsLoopFilter: skipsLoopFilter)
+            } catch let error as MediaError {
+                guard case .noFrame = error else { throw error }
+                failure = error
+            }
+        }
+        throw failure!
+    }
+
+    /// `keyframe(at:in:)` from where the session is (`start` nil) or after a seek to `start`.
+    private func keyframe(at time: Int64, seekingTo start: Int64?, skipsLoopFilter: Bool) throws -> Frame {
         decoder.keyframesOnly = true
         let skips = skipsLoopFilter && decoder.context.pointee.codec_id == AV_CODEC_ID_H264
         decoder.context.pointee.skip_loop_filter = skips ? AVDISCARD_ALL : AVDISCARD_DEFAULT
-        let continues = !needsSeek && shown.map { index.next(after: $0.pts) == time } == true
-        if !continues { try seek(to: time) }
+        if let start { try seek(to: start) }
         needsSeek = true
         var last: Frame?
         while let frame = try decodeNextShowable() {

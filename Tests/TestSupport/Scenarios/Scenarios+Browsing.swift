@@ -28,13 +28,16 @@ extension ScenarioGroup {
 
         Scenario("a media folder holds the original, info.json, and thumbs, chapters, tracks as the media has them") { c throws in
             let expected: [String: [String]] = [
-                "feature-1080p.mp4": ["feature-1080p.mp4", "info.json", "chapters", "thumbs", "tracks"],
-                "movie-1080p.mkv": ["movie-1080p.mkv", "info.json", "cover.jpg", "chapters", "thumbs", "tracks"],
+                "feature-1080p.mp4": ["feature-1080p.mp4", "info.json", "contact-sheet.jpg", "chapters", "storyboard", "thumbs",
+                                      "tracks"],
+                "movie-1080p.mkv": ["movie-1080p.mkv", "info.json", "cover.jpg", "contact-sheet.jpg", "chapters", "storyboard",
+                                    "thumbs", "tracks"],
                 // No chapters: no chapters/; no cover.
-                "clips/clip-vp9.webm": ["clip-vp9.webm", "info.json", "thumbs", "tracks"],
-                // No video: no thumbs/; the stored JPEG cover listed as such.
+                "clips/clip-vp9.webm": ["clip-vp9.webm", "info.json", "contact-sheet.jpg", "storyboard", "thumbs", "tracks"],
+                // No video: no thumbs/, storyboard/ or contact sheet; the stored JPEG cover listed as such.
                 "audio/audiobook.m4a": ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"],
-                "chapters/multilingual.mkv": ["multilingual.mkv", "info.json", "chapters", "thumbs", "tracks"],
+                "chapters/multilingual.mkv": ["multilingual.mkv", "info.json", "contact-sheet.jpg", "chapters", "storyboard",
+                                              "thumbs", "tracks"],
             ]
             for (relative, names) in expected.sorted(by: { $0.key < $1.key }) {
                 #expect(try c.client.list(relative).map(\.name) == names, c.at(relative))
@@ -85,7 +88,7 @@ extension ScenarioGroup {
                 for (entry, status) in try c.listAndStat(folder) {
                     let path = c.client.join(folder, entry.name)
                     if status.type == .directory {
-                        let made = ScenarioSource.mediaFiles.contains(folder) && ["thumbs", "chapters"].contains(entry.name)
+                        let made = ScenarioSource.mediaFiles.contains(folder) && ["thumbs", "chapters", "storyboard"].contains(entry.name)
                         if !made && !folder.hasSuffix("/tracks") { folders.append(path) }
                     } else {
                         #expect(status.type == .regular, c.at(path))
@@ -95,8 +98,9 @@ extension ScenarioGroup {
                 }
             }
             // The plain files (notes.txt, the empty file, the song); 6 media folders × (original +
-            // info.json); the 2 stored covers; nothing else outside thumbs/, chapters/ and tracks/.
-            #expect(documents == 3 + 12 + 2, c.at("files read"))
+            // info.json); the 2 stored covers; the contact sheets of the 5 videos; nothing else outside
+            // thumbs/, chapters/, storyboard/ and tracks/.
+            #expect(documents == 3 + 12 + 2 + 5, c.at("files read"))
         },
 
         Scenario("inode numbers are stable between lookups") { c throws in
