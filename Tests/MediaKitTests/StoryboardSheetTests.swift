@@ -187,4 +187,21 @@ import TestSupport
         let quality = psnr(packed(tile), packed(reference))
         #expect(quality >= 35, "\(path): \(quality) dB")
     }
+
+    /// MP4's sample table gives the keyframes that demuxing every packet gives, reading only the
+    /// keyframes' packets; Matroska is demuxed whole; an MP4 whose data is cut short of its index
+    /// is too.
+    @Test func keyframesFromTheSampleTable() throws {
+        func session(_ video: LibraryVideo) throws -> DecodeSession {
+            try DecodeSession(key: .init(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe),
+                              limits: ThumbnailLimits())
+        }
+        for video in [try StoryboardFixture.video(), try LibraryVideo("feature-1080p.mp4")] {
+            let listed = try #require(try KeyframeIndex.fromSampleTable(try session(video)))
+            let demuxed = try KeyframeIndex.byDemuxing(try session(video))
+            #expect(listed.times == demuxed.times && !listed.times.isEmpty, "\(video.file.path)")
+        }
+        #expect(try KeyframeIndex.fromSampleTable(try session(try LibraryVideo("movie-1080p.mkv"))) == nil)
+        #expect(try KeyframeIndex.fromSampleTable(try session(try LibraryVideo("broken/feature-truncated.mp4"))) == nil)
+    }
 }
