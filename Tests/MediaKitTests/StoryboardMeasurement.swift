@@ -60,8 +60,8 @@ struct StoryboardMeasurement {
 }
 
 extension StoryboardMeasurement {
-    /// The parts of one cold sheet, each timed alone: the keyframe scan, decoding the keyframes,
-    /// converting them to tiles, encoding the sheet.
+    /// The parts of one cold sheet, each timed alone and in one thread: the keyframe scan,
+    /// decoding the keyframes, converting them to tiles, encoding the sheet.
     @Test func timeTheParts() throws {
         for path in Self.films {
             let video = try LibraryVideo(absolutePath: path)
@@ -81,8 +81,9 @@ extension StoryboardMeasurement {
                 }
             }
             var pictures: [RGBImage] = []
+            let scaler = TileScaler()
             let convert = try Self.seconds {
-                pictures = try frames.map { try session.uprightPicture(of: $0, width: request.tileWidth, height: request.tileHeight) }
+                pictures = try frames.map { try session.uprightTile(of: $0, width: request.tileWidth, height: request.tileHeight, scaler: scaler) }
             }
             let size = layout.sheetSize(0)
             var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))
