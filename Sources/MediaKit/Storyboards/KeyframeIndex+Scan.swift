@@ -48,7 +48,8 @@ extension KeyframeIndex {
     /// its decode time and sync flag (from `stts`, `stss`): the file is sought to each keyframe
     /// listed and its packet read for its presentation time (the decode time plus the `ctts`
     /// offset, which only the packet carries). Nil, for a whole demux instead, when the file is
-    /// not read by that demuxer, the index ends well before the stream does (a fragmented MP4
+    /// not read by that demuxer, more than a quarter of the samples are keyframes (intra-only
+    /// video, cheaper demuxed whole), the index ends well before the stream does (a fragmented MP4
     /// lists the fragments it has read), or a packet read is not the keyframe listed (not at its
     /// byte position, or not flagged), or cannot be read (data cut short of the index).
     /// The corresponding C functions are `avformat_index_get_entry`, `av_seek_frame` and `av_read_frame`.
@@ -68,6 +69,9 @@ extension KeyframeIndex {
             guard let entry = avformat_index_get_entry(stream, Int32(i)), cav_index_entry_is_keyframe(entry) != 0 else { continue }
             listed.append((entry.pointee.timestamp, entry.pointee.pos))
         }
+        // Mostly keyframes (intra-only video: MJPEG, ProRes, …): a seek a packet would cost more
+        // than reading them all.
+        guard listed.count * 4 <= count else { return nil }
         let packet = try Packet()
         let index = stream.pointee.index
         var times: [Int64] = []
