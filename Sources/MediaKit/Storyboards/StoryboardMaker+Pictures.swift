@@ -11,6 +11,11 @@ extension StoryboardMaker {
         var shown: Int64
     }
 
+    /// Sessions handed to the threads of one sheet, each used by one thread only.
+    private struct UncheckedSessions: @unchecked Sendable {
+        let sessions: [DecodeSession]
+    }
+
     /// Sessions decoding a sheet's keyframes side by side: one per processor, at most 2 (each
     /// decoder is single-threaded on a lone keyframe: slice threads help few streams, and x264
     /// writes one slice a frame).
@@ -71,9 +76,4 @@ extension StoryboardMaker {
         }
         return made
     }
-}
-
-/// Sessions handed to the threads of one sheet, each used by one thread only.
-private struct UncheckedSessions: @unchecked Sendable {
-    let sessions: [DecodeSession]
 }
