@@ -29,6 +29,13 @@ struct StoryboardMeasurement {
         return String(format: "%.3f s (CPU %.3f s)", wall, cpu() - startCPU)
     }
 
+    /// Where a picture made of `film` is kept for a person to look at: the temporary folder.
+    static func kept(_ film: String, _ name: String) -> URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("mediafs-\((film as NSString).lastPathComponent)-\(name)")
+    }
+
+    /// Times every sheet and the contact sheet of each film (kept in the temporary folder).
     @Test func timeStoryboards() throws {
         for path in Self.films {
             let video = try LibraryVideo(absolutePath: path)
@@ -43,12 +50,14 @@ struct StoryboardMeasurement {
                 sheets.append(try Self.seconds {
                     let bytes = try service.storyboardSheet(of: video.file, request: request, sheet: sheet)
                     #expect(bytes.count == layout.encodedSize(sheet: sheet))
+                    try? Data(bytes).write(to: Self.kept(path, layout.sheetName(sheet)))
                 })
             }
-            let contact = try #require(ContactSheetRequest(info: info, fileName: "film"))
+            let contact = try #require(ContactSheetRequest(info: info, fileName: (path as NSString).lastPathComponent))
             let sheetTime = try Self.seconds {
                 let bytes = try service.contactSheet(of: video.file, request: contact, format: .jpeg)
                 #expect(bytes.count == ContactSheetLayout(contact)!.encodedSize(format: .jpeg))
+                try? Data(bytes).write(to: Self.kept(path, "contact-sheet.jpg"))
             }
             let alone = LocalMediaService()
             _ = try alone.probe(path: path, size: video.file.size)
