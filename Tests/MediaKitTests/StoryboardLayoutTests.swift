@@ -153,4 +153,23 @@ import Testing
         #expect(TimeText.seconds(milliseconds: 10_000) == "10.000" && TimeText.seconds(milliseconds: 4_005) == "4.005")
         #expect(TimeText.clock(seconds: 59.999) == "00:00:59" && TimeText.clock(seconds: -3.0) == "00:00:00")
     }
+
+    /// The VTT's size worked out without writing it is the written text's, whatever the times
+    /// (hours past 99), positions and names.
+    @Test func webVTTSizeWithoutWriting() throws {
+        let requests = [
+            Self.request,
+            StoryboardRequest(streamIndex: 0, duration: 1_230, tileWidth: 320, tileHeight: 180),
+            StoryboardRequest(streamIndex: 0, duration: 36_001.5, interval: 7.25, tileWidth: 320, tileHeight: 180),
+            StoryboardRequest(streamIndex: 0, duration: 400_000, interval: 3_600, columns: 3, rows: 40, tileWidth: 4000,
+                              tileHeight: 400),
+            StoryboardRequest(streamIndex: 0, duration: 0.2, interval: 0.001, columns: 7, rows: 3, tileWidth: 9, tileHeight: 2),
+        ]
+        for request in requests {
+            let layout = try #require(StoryboardLayout(request))
+            #expect(layout.webVTTSize() == layout.webVTT().utf8.count, "\(request)")
+            let named: (Int) -> String = { "Sheets/Café board \($0 * 1000).jpg" }
+            #expect(layout.webVTTSize(sheetName: named) == layout.webVTT(sheetName: named).utf8.count)
+        }
+    }
 }
