@@ -22,6 +22,10 @@ import Testing
         #expect(layout.sheetSpan(1) == (80_000, 95_000))
         #expect(layout.encodedSize(sheet: 1) == ImageEncoder.encodedSize(format: .jpeg, width: 320, height: 90))
         #expect(layout.sheetName(0) == "0001.jpg" && layout.sheetName(11_233) == "11234.jpg")
+        #expect(layout.sheet(named: "0001.jpg") == 0 && layout.sheet(named: "0002.jpg") == 1)
+        for name in ["0003.jpg", "0000.jpg", "1.jpg", "00001.jpg", "0001.png", "0001.JPG", "+001.jpg", "-001.jpg", "x.jpg"] {
+            #expect(layout.sheet(named: name) == nil, "\(name)")
+        }
     }
 
     /// A last sheet holding more than a row is as high as its rows and as wide as a full one;
