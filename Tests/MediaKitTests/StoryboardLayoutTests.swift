@@ -22,6 +22,10 @@ import Testing
         #expect(layout.sheetSpan(1) == (80_000, 95_000))
         #expect(layout.encodedSize(sheet: 1) == ImageEncoder.encodedSize(format: .jpeg, width: 320, height: 90))
         #expect(layout.sheetName(0) == "0001.jpg" && layout.sheetName(11_233) == "11234.jpg")
+        #expect(layout.sheet(named: "0001.jpg") == 0 && layout.sheet(named: "0002.jpg") == 1)
+        for name in ["0003.jpg", "0000.jpg", "1.jpg", "00001.jpg", "0001.png", "0001.JPG", "+001.jpg", "-001.jpg", "x.jpg"] {
+            #expect(layout.sheet(named: name) == nil, "\(name)")
+        }
     }
 
     /// A last sheet holding more than a row is as high as its rows and as wide as a full one;
@@ -152,5 +156,24 @@ import Testing
         #expect(TimeText.cue(milliseconds: 360_000_000) == "100:00:00.000")
         #expect(TimeText.seconds(milliseconds: 10_000) == "10.000" && TimeText.seconds(milliseconds: 4_005) == "4.005")
         #expect(TimeText.clock(seconds: 59.999) == "00:00:59" && TimeText.clock(seconds: -3.0) == "00:00:00")
+    }
+
+    /// The VTT's size worked out without writing it is the written text's, whatever the times
+    /// (hours past 99), positions and names.
+    @Test func webVTTSizeWithoutWriting() throws {
+        let requests = [
+            Self.request,
+            StoryboardRequest(streamIndex: 0, duration: 1_230, tileWidth: 320, tileHeight: 180),
+            StoryboardRequest(streamIndex: 0, duration: 36_001.5, interval: 7.25, tileWidth: 320, tileHeight: 180),
+            StoryboardRequest(streamIndex: 0, duration: 400_000, interval: 3_600, columns: 3, rows: 40, tileWidth: 4000,
+                              tileHeight: 400),
+            StoryboardRequest(streamIndex: 0, duration: 0.2, interval: 0.001, columns: 7, rows: 3, tileWidth: 9, tileHeight: 2),
+        ]
+        for request in requests {
+            let layout = try #require(StoryboardLayout(request))
+            #expect(layout.webVTTSize() == layout.webVTT().utf8.count, "\(request)")
+            let named: (Int) -> String = { "Sheets/Café board \($0 * 1000).jpg" }
+            #expect(layout.webVTTSize(sheetName: named) == layout.webVTT(sheetName: named).utf8.count)
+        }
     }
 }

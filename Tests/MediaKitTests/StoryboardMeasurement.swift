@@ -30,6 +30,13 @@ struct StoryboardMeasurement {
         return String(format: "%.3f s (CPU %.3f s)", wall, cpu() - startCPU)
     }
 
+    /// Where a picture made of `film` is kept for a person to look at: the temporary folder.
+    static func kept(_ film: String, _ name: String) -> URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("mediafs-\((film as NSString).lastPathComponent)-\(name)")
+    }
+
+    /// Times every sheet and the contact sheet of each film (kept in the temporary folder).
     @Test func timeStoryboards() throws {
         for path in Self.films {
             let video = try LibraryVideo(absolutePath: path)
@@ -44,12 +51,14 @@ struct StoryboardMeasurement {
                 sheets.append(try Self.seconds {
                     let bytes = try service.storyboardSheet(of: video.file, request: request, sheet: sheet)
                     #expect(bytes.count == layout.encodedSize(sheet: sheet))
+                    try? Data(bytes).write(to: Self.kept(path, layout.sheetName(sheet)))
                 })
             }
-            let contact = try #require(ContactSheetRequest(info: info, fileName: "film"))
+            let contact = try #require(ContactSheetRequest(info: info, fileName: (path as NSString).lastPathComponent))
             let sheetTime = try Self.seconds {
                 let bytes = try service.contactSheet(of: video.file, request: contact, format: .jpeg)
                 #expect(bytes.count == ContactSheetLayout(contact)!.encodedSize(format: .jpeg))
+                try? Data(bytes).write(to: Self.kept(path, "contact-sheet.jpg"))
             }
             let alone = LocalMediaService()
             _ = try alone.probe(path: FilePath(path), size: video.file.size)
@@ -61,8 +70,8 @@ struct StoryboardMeasurement {
 }
 
 extension StoryboardMeasurement {
-    /// The parts of one cold sheet, each timed alone: the keyframe scan, decoding the keyframes,
-    /// converting them to tiles, encoding the sheet.
+    /// The parts of one cold sheet, each timed alone and in one thread: the keyframe scan,
+    /// decoding the keyframes, converting them to tiles, encoding the sheet.
     @Test func timeTheParts() throws {
         for path in Self.films {
             let video = try LibraryVideo(absolutePath: path)
@@ -82,8 +91,9 @@ extension StoryboardMeasurement {
                 }
             }
             var pictures: [RGBImage] = []
+            let scaler = TileScaler()
             let convert = try Self.seconds {
-                pictures = try frames.map { try session.uprightPicture(of: $0, width: request.tileWidth, height: request.tileHeight) }
+                pictures = try frames.map { try session.uprightTile(of: $0, width: request.tileWidth, height: request.tileHeight, scaler: scaler) }
             }
             let size = layout.sheetSize(0)
             var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))

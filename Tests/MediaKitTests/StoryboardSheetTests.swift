@@ -1,6 +1,8 @@
+import Dispatch
 import SystemPackage
 import Foundation
 @testable import MediaKit
+import Synchronization
 import Testing
 import TestSupport
 
@@ -187,5 +189,48 @@ import TestSupport
         }
         let quality = psnr(packed(tile), packed(reference))
         #expect(quality >= 35, "\(path): \(quality) dB")
+    }
+
+    /// MP4's sample table gives the keyframes that demuxing every packet gives, reading only the
+    /// keyframes' packets; Matroska is demuxed whole; an MP4 whose data is cut short of its index
+    /// is too.
+    @Test func keyframesFromTheSampleTable() throws {
+        func session(_ video: LibraryVideo) throws -> DecodeSession {
+            try DecodeSession(key: .init(file: video.file, streamIndex: video.video.index, pick: .nearestKeyframe),
+                              limits: ThumbnailLimits())
+        }
+        for video in [try StoryboardFixture.video(), try LibraryVideo("feature-1080p.mp4")] {
+            let listed = try #require(try KeyframeIndex.fromSampleTable(try session(video)))
+            let demuxed = try KeyframeIndex.byDemuxing(try session(video))
+            #expect(listed.times == demuxed.times && !listed.times.isEmpty, "\(video.file.path)")
+        }
+        #expect(try KeyframeIndex.fromSampleTable(try session(try LibraryVideo("movie-1080p.mkv"))) == nil)
+        #expect(try KeyframeIndex.fromSampleTable(try session(try LibraryVideo("broken/feature-truncated.mp4"))) == nil)
+    }
+
+    /// Sheets asked for from many threads at once, of one service: each the sheet one thread alone
+    /// makes, byte for byte. Past the sheet's time bound: `MediaError.timedOut`.
+    @Test func concurrentSheetsAndTheTimeBound() throws {
+        let video = try StoryboardFixture.video()
+        let request = StoryboardRequest(streamIndex: video.video.index, duration: StoryboardFixture.duration,
+                                        interval: 5, columns: 4, rows: 3, tileWidth: 160, tileHeight: 90)
+        let layout = try #require(StoryboardLayout(request))
+        let alone = try (0..<layout.sheetCount).map { try LocalMediaService().storyboardSheet(of: video.file, request: request, sheet: $0) }
+        let service = LocalMediaService()
+        let made = Mutex<[Int: [UInt8]]>([:])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            do {
+                let bytes = try service.storyboardSheet(of: video.file, request: request, sheet: i % layout.sheetCount)
+                made.withLock { $0[i] = bytes }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        for i in 0..<8 { #expect(made.withLock { $0[i] } == alone[i % layout.sheetCount], "request \(i)") }
+        #expect(throws: MediaError.timedOut(seconds: 1e-9)) {
+            _ = try LocalMediaService(sheetTimeout: 1e-9).storyboardSheet(of: video.file, request: request, sheet: 0)
+        }
     }
 }

@@ -17,7 +17,7 @@ public enum ContactSheetHeader {
 
         var video = [stream.codec.map { codec in stream.profile.map { "\(codec) (\($0))" } ?? codec } ?? "unknown"]
         if let size = ThumbnailGeometry.displaySize(of: stream) { video.append("\(size.width)x\(size.height)") }
-        if let fps = framesPerSecond(stream.averageFrameRate ?? stream.frameRate) { video.append("\(fps) fps") }
+        if let fps = framesPerSecond(displayedRate(stream)) { video.append("\(fps) fps") }
 
         let audio = info.streams.filter { $0.kind == .audio }.map { a in
             [a.codec ?? "unknown", a.channels.map { "\($0)ch" }, a.language].compactMap { $0 }.joined(separator: " ")
@@ -26,6 +26,21 @@ public enum ContactSheetHeader {
                 second.joined(separator: "   "),
                 "Video: " + video.joined(separator: ", "),
                 "Audio: " + (audio.isEmpty ? "none" : audio.joined(separator: ", "))]
+    }
+
+    /// The frame rate to show: the stream's base rate (`r_frame_rate`) where its average is within
+    /// 0.5% of it (an average over a rounded duration reads 24.996 for 25), else the average (a
+    /// variable rate); whichever there is when only one is.
+    static func displayedRate(_ stream: MediaInfo.Stream) -> String? {
+        func value(_ fraction: String?) -> Double? {
+            guard let parts = fraction?.split(separator: "/"), parts.count == 2,
+                  let num = Double(parts[0]), let den = Double(parts[1]), num > 0, den > 0 else { return nil }
+            return num / den
+        }
+        guard let base = value(stream.frameRate), let average = value(stream.averageFrameRate) else {
+            return stream.averageFrameRate ?? stream.frameRate
+        }
+        return abs(average - base) <= base * 0.005 ? stream.frameRate : stream.averageFrameRate
     }
 
     /// `25/1` as `25`, `24000/1001` as `23.976`; nil for nil or a malformed or zero rate.

@@ -19,3 +19,31 @@ extension StoryboardLayout {
         return text
     }
 }
+
+extension StoryboardLayout {
+    /// The length in bytes of `webVTT(sheetName:)`'s text, UTF-8, worked out without writing it
+    /// (integer arithmetic over the cues): what `stat` of the VTT needs, cheap enough for every
+    /// film of a large library.
+    public func webVTTSize(sheetName name: ((Int) -> String)? = nil) -> Int {
+        let name = name ?? sheetName
+        let names = (0..<sheetCount).map { name($0).utf8.count }
+        func cueLength(_ milliseconds: Int) -> Int { max(2, Self.digits(milliseconds / 3_600_000)) + 10 }
+        var size = 8  // "WEBVTT\n\n"
+        for index in 0..<tileCount {
+            let t = tile(index)
+            size += cueLength(t.startMilliseconds) + 5 + cueLength(t.endMilliseconds) + 1
+            size += names[t.sheet] + 6 + Self.digits(t.x) + Self.digits(t.y) + Self.digits(t.width) + Self.digits(t.height) + 3 + 2
+        }
+        return size
+    }
+
+    /// How many decimal digits `value` (≥ 0) is written with.
+    static func digits(_ value: Int) -> Int {
+        var count = 1, rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+}

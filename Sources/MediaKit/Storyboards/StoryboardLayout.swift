@@ -104,4 +104,14 @@ public struct StoryboardLayout: Sendable, Hashable {
         let number = String(sheet + 1)
         return String(repeating: "0", count: max(0, 4 - number.count)) + number + "." + request.format.fileExtension
     }
+
+    /// The sheet (0-based) whose default name is `name` (`sheetName(_:)`: `0001.jpg` is sheet 0),
+    /// or nil for any other name: a number written otherwise (`1.jpg`, `00001.jpg`), another
+    /// extension, or past the last sheet. One name per sheet, so a lookup never aliases.
+    public func sheet(named name: String) -> Int? {
+        let suffix = "." + request.format.fileExtension
+        guard name.hasSuffix(suffix), let number = Int(name.dropLast(suffix.count)),
+              (1...sheetCount).contains(number), sheetName(number - 1) == name else { return nil }
+        return number - 1
+    }
 }

@@ -30,27 +30,29 @@ extension StoryboardMaker {
             let nearest = (0..<layout.tileCount).map { index.nearest(to: session.pts(forSeconds: layout.time(ofTile: $0))) }
             var decoded = try pictures(of: Array(Set(nearest.compactMap { $0 })).sorted(), session: session, index: index,
                                        width: width, height: height)
-            func picture(_ time: Int64) throws -> Picture {
+            func picture(_ time: Int64) throws -> Picture? {
                 if let kept = decoded[time] { return kept }
-                let made = try Self.decode([time], in: session, index: index, width: width, height: height)[time]!
+                let made = try Self.decode([time], in: session, index: index, width: width, height: height).pictures[time]
                 decoded[time] = made
                 return made
             }
             for k in 0..<layout.tileCount {
+                // A keyframe that could not be decoded counts as blank; a tile none of whose
+                // keyframes could be decoded stays black.
                 guard let first = nearest[k] else { continue }
                 var chosen = try picture(first)
                 var candidate = first
-                if chosen.image.lumaDeviation < Self.blankDeviation {
+                if (chosen?.image.lumaDeviation ?? 0) < Self.blankDeviation {
                     for _ in 0..<Self.replacementsTried {
                         guard let later = index.next(after: candidate) else { break }
                         candidate = later
-                        let replacement = try picture(later)
-                        if replacement.image.lumaDeviation >= Self.blankDeviation {
+                        if let replacement = try picture(later), replacement.image.lumaDeviation >= Self.blankDeviation {
                             chosen = replacement
                             break
                         }
                     }
                 }
+                guard let chosen else { continue }
                 let origin = layout.tileOrigin(k)
                 canvas.draw(chosen.image, x: origin.x, y: origin.y)
                 let label = TimeText.clock(seconds: session.seconds(forPts: chosen.shown))

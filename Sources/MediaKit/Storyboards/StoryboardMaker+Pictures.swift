@@ -11,6 +11,17 @@ extension StoryboardMaker {
         var shown: Int64
     }
 
+    /// What one run of keyframes gave: the pictures made, and the first failure met, if any.
+    struct Decoded: @unchecked Sendable {
+        var pictures: [Int64: Picture]
+        var firstFailure: MediaError?
+    }
+
+    /// Sessions handed to the threads of one sheet, each used by one thread only.
+    private struct UncheckedSessions: @unchecked Sendable {
+        let sessions: [DecodeSession]
+    }
+
     /// Sessions decoding a sheet's keyframes side by side: one per processor, at most 2 (each
     /// decoder is single-threaded on a lone keyframe: slice threads help few streams, and x264
     /// writes one slice a frame).
@@ -22,58 +33,68 @@ extension StoryboardMaker {
     /// The times are cut into `parallelSessions` runs, each decoded in time order by its own
     /// session on its own thread: `session` for the first, sessions of the same file and stream
     /// from the pool (else opened) for the others, returned to the pool when all went well.
-    /// - Throws: the first error of any run.
+    /// - Throws: `MediaError.timedOut` (or an error opening a second session); the first failure
+    ///   met when no keyframe at all could be decoded.
     func pictures(of times: [Int64], session: DecodeSession, index: KeyframeIndex,
                   width: Int, height: Int) throws -> [Int64: Picture] {
         let runs = times.count >= Self.parallelFrom ? Self.parallelSessions : 1
         let size = (times.count + runs - 1) / max(1, runs)
         let chunks = stride(from: 0, to: times.count, by: max(1, size)).map { Array(times[$0..<min(times.count, $0 + size)]) }
-        if chunks.count <= 1 {
-            return try Self.decode(times, in: session, index: index, width: width, height: height)
-        }
+        // A run whose keyframes all fail leaves its tiles black; all of them failing fails.
         var sessions = [session]
-        for _ in 1..<chunks.count {
-            if let kept = pool.checkOut(session.key, prefer: { _ in true }) {
-                kept.begin(limits: session.limits)
-                sessions.append(kept)
-            } else {
-                sessions.append(try DecodeSession(key: session.key, limits: session.limits, probed: nil))
+        if chunks.count > 1 {
+            for _ in 1..<chunks.count {
+                if let kept = pool.checkOut(session.key, prefer: { _ in true }) {
+                    kept.begin(limits: session.limits)
+                    sessions.append(kept)
+                } else {
+                    sessions.append(try DecodeSession(key: session.key, limits: session.limits, probed: nil))
+                }
             }
         }
-        let results = Mutex<[Int: Result<[Int64: Picture], any Error>]>([:])
+        let results = Mutex<[Int: Result<Decoded, any Error>]>([:])
         let work = UncheckedSessions(sessions: sessions)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { i in
             let outcome = Result { try Self.decode(chunks[i], in: work.sessions[i], index: index, width: width, height: height) }
             results.withLock { $0[i] = outcome }
         }
         var all: [Int64: Picture] = [:]
+        var firstFailure: MediaError?
         for i in chunks.indices {
             guard let outcome = results.withLock({ $0[i] }) else { continue }
-            all.merge(try outcome.get()) { first, _ in first }
+            let decoded = try outcome.get()
+            all.merge(decoded.pictures) { first, _ in first }
+            firstFailure = firstFailure ?? decoded.firstFailure
         }
         for helper in sessions.dropFirst() {
             Self.release(helper)
             pool.checkIn(helper)
         }
+        if all.isEmpty, let firstFailure { throw firstFailure }
         return all
     }
 
     /// `times` decoded in time order in `session` (`DecodeSession.keyframe(at:in:)`) and made
-    /// into tiles (`DecodeSession.uprightTile`).
+    /// into tiles (`DecodeSession.uprightTile`). A keyframe that cannot be decoded (damaged, cut
+    /// short) is left out, its tile black, and the next is sought afresh; only when none could be
+    /// decoded does the caller hear of it (`Decoded.firstFailure`). Past the time bound:
+    /// `MediaError.timedOut`, thrown.
     static func decode(_ times: [Int64], in session: DecodeSession, index: KeyframeIndex,
-                       width: Int, height: Int) throws -> [Int64: Picture] {
+                       width: Int, height: Int) throws -> Decoded {
         var made: [Int64: Picture] = [:]
+        var firstFailure: MediaError?
         let scaler = TileScaler()
         for time in times {
-            let frame = try session.keyframe(at: time, in: index)
-            made[time] = Picture(image: try session.uprightTile(of: frame, width: width, height: height, scaler: scaler),
-                                 shown: frame.pts)
+            do {
+                let frame = try session.keyframe(at: time, in: index)
+                made[time] = Picture(image: try session.uprightTile(of: frame, width: width, height: height, scaler: scaler),
+                                     shown: frame.pts)
+            } catch let failure as MediaError {
+                if case .timedOut = failure { throw failure }
+                firstFailure = firstFailure ?? failure
+                session.needsSeek = true
+            }
         }
-        return made
+        return Decoded(pictures: made, firstFailure: firstFailure)
     }
-}
-
-/// Sessions handed to the threads of one sheet, each used by one thread only.
-private struct UncheckedSessions: @unchecked Sendable {
-    let sessions: [DecodeSession]
 }

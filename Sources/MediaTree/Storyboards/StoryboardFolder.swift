@@ -56,8 +56,7 @@ final class StoryboardFolder: MediaSubfolder, MediaFolderEntry {
             return StoryboardTextFile(folder: self, text: text)
         }
         // `NNNN.jpg`, numbered from 1: parsed, not searched for.
-        guard let string = name.string, string.hasSuffix(".jpg"), let number = Int(string.dropLast(4)),
-              number >= 1, number <= layout.sheetCount, Name(layout.sheetName(number - 1)) == name else { return nil }
-        return StoryboardSheetFile(folder: self, sheet: number - 1)
+        guard let string = name.string, let sheet = layout.sheet(named: string) else { return nil }
+        return StoryboardSheetFile(folder: self, sheet: sheet)
     }
 }

@@ -26,7 +26,10 @@ final class StoryboardTextFile: MadeFile {
         key = NodeKey(madeFile: Self.kind, version: version, names: [text.name])
     }
 
-    func size(in tree: MediaTree) throws -> Int { try rendered(in: tree).count }
+    /// The WebVTT's length by arithmetic (`webVTTSize`), so `ls -lR` of a library writes no VTT.
+    func size(in tree: MediaTree) throws -> Int {
+        text == .webVTT ? layout.webVTTSize() : try rendered(in: tree).count
+    }
 
     func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         reply(Result { try rendered(in: tree) })
