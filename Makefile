@@ -78,7 +78,9 @@ test: deps
 	if [ -s .build-mounts-left ]; then echo "the tests left mediafs mounts behind:"; cat .build-mounts-left; rm -f .build-mounts-left; exit 1; fi; \
 	rm -f .build-mounts-left; echo "make test: all passed, no mount left behind"
 
+# vcsi (the contact sheet peer) comes from PyPI.
 bench: build
+	@command -v vcsi >/dev/null || python3 -m pip install --quiet vcsi || echo "vcsi could not be installed: its comparison is skipped"
 	MEDIAFS_BIN=$(RELEASE_BIN) python3 bench/bench.py
 
 clean:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import MediaTree
 
 /// `mediafs warm PATH`: makes ahead of time what a mediafs mount makes on demand — the listed
 /// thumbnails, chapter images and tracks of every media folder under PATH — by reading them through
@@ -52,9 +53,9 @@ struct WarmCommand: ParsableCommand {
 /// What `warm` reads: the generated files listed in each media folder.
 enum WarmPlan {
     /// The sub-folders of a media folder whose files are made on demand.
-    static let generatedFolders = ["thumbs", "chapters", "storyboard", "tracks"]
+    static let generatedFolders = MediaFolderNames.madeFolders.map(\.escaped)
     /// Generated files directly in a media folder.
-    static let generatedFiles = ["contact-sheet.jpg"]
+    static let generatedFiles = MediaFolderNames.madeFiles.map(\.escaped)
 
     /// Media folders under `root` (itself included): folders holding an `info.json` beside a file
     /// named like the folder. Generated folders are not searched for more.
@@ -64,7 +65,7 @@ enum WarmPlan {
         while let folder = stack.popLast() {
             let name = (folder as NSString).lastPathComponent
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-            if entries.contains("info.json") && entries.contains(name) {
+            if entries.contains(MediaFolderNames.info.escaped) && entries.contains(name) {
                 found.append(folder)
                 continue
             }

@@ -25,12 +25,19 @@ enum MediaFolderEntries {
 }
 
 /// The fixed names of a media folder's entries, spelled here only.
-enum MediaFolderNames {
-    static let info: Name = "info.json"
+public enum MediaFolderNames {
+    public static let info: Name = "info.json"
     static let cover = "cover"
-    static let chapters: Name = "chapters"
-    static let thumbs: Name = "thumbs"
-    static let tracks: Name = "tracks"
+    public static let chapters: Name = "chapters"
+    public static let thumbs: Name = "thumbs"
+    public static let tracks: Name = "tracks"
+    public static let storyboard: Name = "storyboard"
+    static let contactSheet = "contact-sheet"
     static let chaptersJSON: Name = "chapters.json"
     static let chaptersText: Name = "chapters.txt"
+
+    /// The folders of a media folder whose files are made when read (what `mediafs warm` reads).
+    public static let madeFolders: [Name] = [chapters, storyboard, thumbs, tracks]
+    /// The files directly in a media folder that are made when read and listed by default.
+    public static let madeFiles: [Name] = [Name(contactSheet + ".jpg")]
 }

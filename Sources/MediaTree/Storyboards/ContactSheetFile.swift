@@ -12,7 +12,7 @@ final class ContactSheetFile: MadeFile, MediaFolderEntry {
     let format: ImageFormat
 
     static let kind = "contact-sheet"
-    static let stem = "contact-sheet"
+    static let stem = MediaFolderNames.contactSheet
 
     private init(version: MediaVersion, layout: ContactSheetLayout, format: ImageFormat, placement: Placement) {
         self.version = version

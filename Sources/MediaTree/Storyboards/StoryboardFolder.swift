@@ -13,7 +13,7 @@ final class StoryboardFolder: MediaSubfolder, MediaFolderEntry {
     let layout: StoryboardLayout
 
     static let kind = "storyboard"
-    static let name: Name = "storyboard"
+    static let name = MediaFolderNames.storyboard
 
     private init(version: MediaVersion, layout: StoryboardLayout, placement: Placement) {
         self.version = version
