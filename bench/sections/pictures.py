@@ -7,6 +7,7 @@ import re
 import statistics
 import subprocess
 
+import floor
 import media
 from measure import BenchError, Cycle, Peer
 
@@ -16,6 +17,7 @@ FFMPEG_JPG = "ffmpeg -ss T -frames:v 1 -vf scale=320:-1 out.jpg"
 TONEMAP = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,"
            "zscale=t=bt709:m=bt709:r=tv,format=yuv420p,scale=320:-1")
 FFMPEG_TONEMAP = "ffmpeg -ss T -frames:v 1 -vf zscale…tonemap=hable…,scale=320:-1 out.png"
+FLOOR = "decode floor"
 SIZE_GOAL, QUALITY_GOAL, TIME_GOAL = 5.0, 85, 0.6
 
 # libjpeg's (IJG's) standard luminance quantization table (JPEG standard, Annex K), natural order.
@@ -50,23 +52,26 @@ def run(bench):
                   "libx265 from testsrc2 with SDR white at 1000 nits, kept beside the media) against the ffmpeg "
                   f"command with the usual tone-mapping chain, `-vf {TONEMAP}` (which works at 4K; the mount "
                   "tone-maps at the output size), again at a new time inside a GOP each run. Runs alternate between "
-                  "the sides. Last, every thumbnail the film's `thumbs/` lists, read as `.png` and as `.jpg` (320 "
+                  "the sides. Beside both runs the decode floor (`bench/decode-floor.c`, as in the thumbnails section: "
+                  "the seek and the decoding of the frames an exact answer needs, timed inside its process, nothing "
+                  "else) at the same times, to show how much of each side is decoding. Last, every thumbnail the film's `thumbs/` lists, read as `.png` and as `.jpg` (320 "
                   "wide, the default): total bytes, the libjpeg quality each JPEG was encoded at (estimated from its "
                   "luminance quantization table: the quality whose standard IJG table, scaled by libjpeg's "
                   "formula, is closest) and the padding (the payload of its COM segments).")
     count = bench.runs * 2 + 4
+    floor_binary = bench.decode_floor()
 
     with bench.mount(bench.media, ID) as m:
         thumbs = m.path(FILM, "thumbs")
         names = sorted(os.listdir(thumbs))
-        first_jpeg(bench, m, src, thumbs, out, media.gop_times(6.1, count, length))
+        first_jpeg(bench, m, src, thumbs, out, floor_binary, media.gop_times(6.1, count, length))
         sizes(bench, thumbs, names)
         bench.peak_rss(m, "daemon after the pictures section (SDR film)")
 
     with bench.mount(os.path.dirname(hdr), f"{ID}-hdr") as m:
         hdr_thumbs = m.path(media.HDR_PQ_4K, "thumbs")
         os.listdir(hdr_thumbs)
-        first_hdr(bench, hdr, hdr_thumbs, out, hdr_times(count, hdr_length, media.HDR_PQ_4K_GOP))
+        first_hdr(bench, hdr, hdr_thumbs, out, floor_binary, hdr_times(count, hdr_length, media.HDR_PQ_4K_GOP))
         bench.peak_rss(m, "daemon after the pictures section (4K PQ clip)")
 
 
@@ -82,7 +87,7 @@ def hdr_times(count, length, gop, fps=25):
 # ---------------------------------------------------------------------------------------------
 # 1. at-T.jpg against the ffmpeg command
 
-def first_jpeg(bench, m, src, thumbs, out, times):
+def first_jpeg(bench, m, src, thumbs, out, floor_binary, times):
     # Checked first, at a time the timed runs do not ask for: the JPEG is what stat says, baseline
     # JFIF, and the same frame as the command's and as the mount's PNG.
     check_at = "12.52"  # on a frame of the 25 fps film: ffmpeg's -ss and the mount's at- pick the same one
@@ -106,9 +111,11 @@ def first_jpeg(bench, m, src, thumbs, out, times):
     ref_times, mnt_times = Cycle(times), Cycle(times)
     label = "first read of at-T.jpg"
     made = m.counter("thumbnails_made")
+    floor_peer, answers = decode_floor(bench, floor_binary, src, times)
     t = bench.compare(ID, label, [
         Peer(FFMPEG_JPG, lambda: ffmpeg_jpg(src, ref_times.next(), os.path.join(out, "ref.jpg"))),
         Peer("mount", lambda: ["cp", os.path.join(thumbs, f"at-{mnt_times.next()}s.jpg"), os.path.join(out, "mnt.jpg")]),
+        floor_peer,
     ], bench.runs, warmup=1)
     made_now = m.counter("thumbnails_made")
     if isinstance(made, int) and isinstance(made_now, int):
@@ -117,6 +124,7 @@ def first_jpeg(bench, m, src, thumbs, out, times):
         bench.note(ID, f"checked: every read of the mount side made its thumbnail (thumbnails_made went up by "
                        f"{made_now - made} over the {bench.runs + 1} reads, warm-up included)")
     bench.ratio(ID, label, ("mount", t["mount"]), (FFMPEG_JPG, t[FFMPEG_JPG]), goal_max=TIME_GOAL)
+    floor_share(bench, label, t, FFMPEG_JPG, thumbs, "jpg", answers)
 
 
 def ffmpeg_jpg(src, at, target):
@@ -127,7 +135,7 @@ def ffmpeg_jpg(src, at, target):
 # ---------------------------------------------------------------------------------------------
 # 2. at-T.png of a 4K PQ clip against ffmpeg's tone-mapping chain
 
-def first_hdr(bench, hdr, thumbs, out, times):
+def first_hdr(bench, hdr, thumbs, out, floor_binary, times):
     check_at = times[-1]  # not asked for by a timed run (the warm-up and runs take the first ones)
     png = os.path.join(thumbs, f"at-{check_at}s.png")
     read_exact(png)
@@ -144,12 +152,49 @@ def first_hdr(bench, hdr, thumbs, out, times):
 
     ref_times, mnt_times = Cycle(times), Cycle(times)
     label = "first read of at-T.png, 4K PQ HEVC"
+    floor_peer, answers = decode_floor(bench, floor_binary, hdr, times)
     t = bench.compare(ID, label, [
         Peer(FFMPEG_TONEMAP, lambda: ffmpeg_tonemap(hdr, ref_times.next(), os.path.join(out, "ref-hdr.png"))),
         Peer("mount", lambda: ["cp", os.path.join(thumbs, f"at-{mnt_times.next()}s.png"),
                                os.path.join(out, "mnt-hdr.png")]),
+        floor_peer,
     ], bench.runs, warmup=1)
     bench.ratio(ID, label, ("mount", t["mount"]), (FFMPEG_TONEMAP, t[FFMPEG_TONEMAP]), goal_max=TIME_GOAL)
+    floor_share(bench, label, t, FFMPEG_TONEMAP, thumbs, "png", answers)
+
+
+def decode_floor(bench, binary, film, times):
+    """The decode floor as a peer taking the times in turn, and the answers it gave, by time."""
+    times_of, answers = Cycle(times), {}
+
+    def measure():
+        at = times_of.next()
+        answer = floor.decode(binary, film, [at], bench.timeout)[0]
+        answers[at] = answer
+        return answer.seconds
+
+    return Peer(FLOOR, measure=measure, row="decode floor (seek and decode only), at the same times"), answers
+
+
+def floor_share(bench, label, t, command, thumbs, extension, answers):
+    """The floor's share of the command and of the mount; a check that it decoded to the frame the
+    mount answered with (user.mediafs.time)."""
+    bench.ratio(ID, label, (FLOOR, t[FLOOR]), (command, t[command]))
+    bench.ratio(ID, label, ("mount", t["mount"]), (FLOOR, t[FLOOR]))
+    differ = []
+    for at, answer in answers.items():
+        try:
+            shown = float(os.getxattr(os.path.join(thumbs, f"at-{at}s.{extension}"), "user.mediafs.time"))
+        except (OSError, ValueError) as e:
+            raise BenchError(f"user.mediafs.time of at-{at}s.{extension}: {e}") from e
+        if abs(shown - answer.answer) > 0.0005:
+            differ.append(f"{at} s (floor {answer.answer:.3f}, mount {shown:.3f})")
+    if differ:
+        bench.note(ID, f"{label}: the floor's frame differs from the mount's at {len(differ)} time(s): {', '.join(differ)}")
+    else:
+        bench.note(ID, f"{label}: checked: at each of the {len(answers)} times the floor decoded to the frame the "
+                       f"mount answered with (user.mediafs.time); it decoded a median "
+                       f"{statistics.median(a.frames for a in answers.values()):.0f} frames a time")
 
 
 def ffmpeg_tonemap(src, at, target):
