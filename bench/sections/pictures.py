@@ -111,7 +111,7 @@ def first_jpeg(bench, m, src, thumbs, out, floor_binary, times):
     ref_times, mnt_times = Cycle(times), Cycle(times)
     label = "first read of at-T.jpg"
     made = m.counter("thumbnails_made")
-    floor_peer, answers = decode_floor(bench, floor_binary, src, times)
+    floor_peer, answers = decode_floor(bench, floor_binary, src, times, label)
     t = bench.compare(ID, label, [
         Peer(FFMPEG_JPG, lambda: ffmpeg_jpg(src, ref_times.next(), os.path.join(out, "ref.jpg"))),
         Peer("mount", lambda: ["cp", os.path.join(thumbs, f"at-{mnt_times.next()}s.jpg"), os.path.join(out, "mnt.jpg")]),
@@ -152,7 +152,7 @@ def first_hdr(bench, hdr, thumbs, out, floor_binary, times):
 
     ref_times, mnt_times = Cycle(times), Cycle(times)
     label = "first read of at-T.png, 4K PQ HEVC"
-    floor_peer, answers = decode_floor(bench, floor_binary, hdr, times)
+    floor_peer, answers = decode_floor(bench, floor_binary, hdr, times, label)
     t = bench.compare(ID, label, [
         Peer(FFMPEG_TONEMAP, lambda: ffmpeg_tonemap(hdr, ref_times.next(), os.path.join(out, "ref-hdr.png"))),
         Peer("mount", lambda: ["cp", os.path.join(thumbs, f"at-{mnt_times.next()}s.png"),
@@ -163,7 +163,7 @@ def first_hdr(bench, hdr, thumbs, out, floor_binary, times):
     floor_share(bench, label, t, FFMPEG_TONEMAP, thumbs, "png", answers)
 
 
-def decode_floor(bench, binary, film, times):
+def decode_floor(bench, binary, film, times, label):
     """The decode floor as a peer taking the times in turn, and the answers it gave, by time."""
     times_of, answers = Cycle(times), {}
 
@@ -173,7 +173,8 @@ def decode_floor(bench, binary, film, times):
         answers[at] = answer
         return answer.seconds
 
-    return Peer(FLOOR, measure=measure, row="decode floor (seek and decode only), at the same times"), answers
+    # Its own row label per figure: rows of one section with the same label are merged.
+    return Peer(FLOOR, measure=measure, row=f"decode floor (seek and decode only), {label}"), answers
 
 
 def floor_share(bench, label, t, command, thumbs, extension, answers):
