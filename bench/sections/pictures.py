@@ -44,7 +44,8 @@ def run(bench):
     out = os.path.join(bench.work, "pictures-out")
     os.makedirs(out, exist_ok=True)
     bench.section(ID, "Pictures: JPEG thumbnails, HDR tone mapping, JPEG against PNG",
-                  f"`{FILM}` ({media.video_description(src)}, {length:.0f} s, a keyframe every 10 s): a first read "
+                  f"`{FILM}` ({media.video_description(src)}, {length:.0f} s, a keyframe every {2 if bench.small else 10} s): "
+                  "a first read "
                   f"(`cp`) of `thumbs/at-T.jpg` against `ffmpeg -ss T -i F -frames:v 1 -vf scale=320:-1 out.jpg`, "
                   "each run at a time no earlier run asked for, in the middle of a GOP. Then a first read of "
                   f"`thumbs/at-T.png` of `{media.HDR_PQ_4K}` ({media.video_description(hdr)} 10-bit, PQ transfer, "
