@@ -31,6 +31,55 @@ def make(root, cache, mode):
     return media
 
 
+
+# The 4K PQ HEVC clip of the pictures section: made with the ffmpeg command at bench time, once,
+# and kept beside the media set (CACHE/MODE-hdr/, not in the media folder the other sections mount),
+# the way scripts/make-media.sh keeps its files: written under a temporary name and renamed when
+# complete; a stamp holding the command makes it again when the command changes.
+HDR_PQ_4K = "hdr-pq-4k.mkv"
+HDR_PQ_4K_GOP = 2.0  # seconds between keyframes (50 frames at 25 fps)
+
+
+def hdr_pq_4k_command(seconds, out):
+    """testsrc2 at 3840x2160, its BT.709 values taken to PQ and BT.2020 with SDR white at 1000 nits
+    (zscale), as 10-bit HEVC (libx265) tagged as HDR10 in the bitstream and the container."""
+    source = (f"testsrc2=s=3840x2160:r=25:d={seconds},format=yuv420p,"
+              "zscale=tin=bt709:min=bt709:pin=bt709:rin=tv:t=smpte2084:m=bt2020nc:p=bt2020:r=tv:npl=1000,"
+              "format=yuv420p10le")
+    return ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", source,
+            "-c:v", "libx265", "-preset", "ultrafast", "-crf", "22", "-g", str(int(HDR_PQ_4K_GOP * 25)),
+            "-x265-params", "hdr-opt=1:repeat-headers=1:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc:"
+                            "range=limited:log-level=error",
+            "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-color_range", "tv",
+            out]
+
+
+def make_hdr_pq_4k(cache, mode):
+    """Makes (or finds) CACHE/MODE-hdr/hdr-pq-4k.mkv: 20 s (4 s with the small media); returns its path."""
+    folder = os.path.join(cache, f"{mode}-hdr")
+    dest = os.path.join(folder, HDR_PQ_4K)
+    partial = os.path.join(folder, ".partial-" + HDR_PQ_4K)
+    stamp_path = os.path.join(folder, ".stamp")
+    argv = hdr_pq_4k_command(4 if mode == "small" else 20, partial)
+    stamp = " ".join(argv)
+    try:
+        with open(stamp_path, encoding="utf-8") as f:
+            if f.read() == stamp and os.path.exists(dest):
+                return dest
+    except OSError:
+        pass
+    os.makedirs(folder, exist_ok=True)
+    for stale in (dest, partial, stamp_path):
+        if os.path.exists(stale):
+            os.remove(stale)
+    print(f"making {dest} (4K PQ HEVC, libx265; minutes on a loaded machine) ...", flush=True)
+    output(argv, timeout=7200)
+    os.rename(partial, dest)
+    with open(stamp_path, "w", encoding="utf-8") as f:
+        f.write(stamp)
+    return dest
+
+
 # ---------------------------------------------------------------------------------------------
 # What ffprobe says
 
