@@ -20,3 +20,23 @@ enum Allocator {
         }
     }
 }
+
+// EXPERIMENT (memory bound): samples jemalloc's statistics to the log while MEDIAFS_ALLOCATOR_TRACE is set.
+import Foundation
+extension Allocator {
+    static func startTrace(logger: Logger) {
+        guard let value = ProcessInfo.processInfo.environment["MEDIAFS_ALLOCATOR_TRACE"], let ms = Int(value) else { return }
+        let thread = Thread {
+            var peak = (0, 0, 0, 0)
+            while true {
+                cjemalloc_refresh()
+                let allocated = cjemalloc_size("stats.allocated"), active = cjemalloc_size("stats.active")
+                let resident = cjemalloc_size("stats.resident"), mapped = cjemalloc_size("stats.mapped")
+                if resident > peak.2 { peak = (allocated, active, resident, mapped) }
+                logger.notice("jemalloc MiB allocated \(allocated >> 20) active \(active >> 20) resident \(resident >> 20) mapped \(mapped >> 20) | at peak resident: \(peak.0 >> 20) \(peak.1 >> 20) \(peak.2 >> 20) \(peak.3 >> 20)")
+                usleep(UInt32(ms) * 1000)
+            }
+        }
+        thread.start()
+    }
+}

@@ -157,6 +157,7 @@ struct MountCommand: ParsableCommand {
         configured.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let logger = configured
         Allocator.startBackgroundPurging(logger: logger)
+        Allocator.startTrace(logger: logger)
         if let pidFile { try? "\(getpid())\n".write(toFile: pidFile, atomically: true, encoding: .utf8) }
 
         let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger,

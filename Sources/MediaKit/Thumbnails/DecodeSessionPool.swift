@@ -14,7 +14,10 @@ import Synchronization
 /// not counted: their number is bounded by the callers' worker threads.
 final class DecodeSessionPool: Sendable {
     /// Two per processor.
-    static var defaultCapacity: Int { 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    static var defaultCapacity: Int {
+        if let c = getenv("MEDIAFS_X_POOL").flatMap({ Int(String(cString: $0)) }) { return c }  // EXPERIMENT
+        return 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
     /// Long enough for someone stepping through a film's thumbnails, who pauses between them.
     static let defaultIdleLifetime = 30.0
 
