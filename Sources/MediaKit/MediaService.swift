@@ -92,13 +92,20 @@ public struct LocalMediaService: MediaService {
     ///   - decodeSessions: how many idle decode sessions (an open file and decoder each) are kept
     ///     for frames asked for in time order; two per processor by default.
     ///   - decodeSessionLifetime: seconds an idle decode session is kept; 30 by default.
+    ///   - idleDecodeBytes: bytes (by `DecodeMemory`'s estimate) the idle sessions' decoders may
+    ///     keep; past it the least recently used free theirs (`DecodeSessionPool.defaultIdleBudget`).
+    ///   - busyDecodeBytes: bytes the decoders of the requests running at once may take; past it a
+    ///     request waits for another to finish (`DecodeSessionPool.defaultBusyBudget`).
     public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
-                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil) {
+                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil,
+                idleDecodeBytes: Int? = nil, busyDecodeBytes: Int? = nil) {
         self.probeTimeout = probeTimeout
         self.probed = ProbedInputs()
         self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
                                          sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity,
                                          sessionLifetime: decodeSessionLifetime ?? DecodeSessionPool.defaultIdleLifetime,
+                                         idleBudget: idleDecodeBytes ?? DecodeSessionPool.defaultIdleBudget,
+                                         busyBudget: busyDecodeBytes ?? DecodeSessionPool.defaultBusyBudget,
                                          probed: probed)
         av_log_set_level(AV_LOG_FATAL)
     }
