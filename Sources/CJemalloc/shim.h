@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
 
@@ -20,18 +21,18 @@ static inline int cjemalloc_start_background_thread(void) {
     return mallctl("background_thread", NULL, NULL, &on, sizeof on);
 }
 
-/* Refreshes jemalloc's statistics ("epoch"); then `cjemalloc_size` reads one ("stats.resident", …).
- * 0 when the name is unknown (a jemalloc built without statistics). */
-static inline void cjemalloc_refresh(void) {
-    uint64_t epoch = 1;
-    size_t length = sizeof epoch;
-    mallctl("epoch", &epoch, &length, &epoch, length);
-}
-
-static inline size_t cjemalloc_size(const char *name) {
-    size_t value = 0, length = sizeof value;
-    if (mallctl(name, &value, &length, NULL, 0) != 0) return 0;
-    return value;
+/* Sets the time freed pages stay "dirty" (kept for reuse) and "muzzy" (lazily freed) before they are
+ * returned to the system, in milliseconds, for every arena there is and every arena made later.
+ * 0 on success, an errno value otherwise. */
+static inline int cjemalloc_set_decay(long milliseconds) {
+    ssize_t ms = milliseconds;
+    const char *names[] = {"arenas.dirty_decay_ms", "arenas.muzzy_decay_ms",
+                           "arena.4096.dirty_decay_ms", "arena.4096.muzzy_decay_ms"}; /* 4096: MALLCTL_ARENAS_ALL */
+    for (int i = 0; i < 4; i++) {
+        int status = mallctl(names[i], NULL, NULL, &ms, sizeof ms);
+        if (status != 0) return status;
+    }
+    return 0;
 }
 
 #endif

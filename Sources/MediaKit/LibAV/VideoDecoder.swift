@@ -40,9 +40,6 @@ final class VideoDecoder {
         allocated.pointee.pkt_timebase = stream.pointee.time_base
         allocated.pointee.thread_type = threading == .frames ? FF_THREAD_FRAME : FF_THREAD_SLICE
         allocated.pointee.thread_count = Int32(max(1, threads))
-        // EXPERIMENT (memory bound)
-                if let t = getenv("MEDIAFS_X_THREADS").flatMap({ Int32(String(cString: $0)) }) { allocated.pointee.thread_count = t }
-        if threading == .frames, getenv("MEDIAFS_X_EXACT").map({ String(cString: $0) }) == "slices" { allocated.pointee.thread_type = FF_THREAD_SLICE }
         try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
         opened = true
         context = allocated

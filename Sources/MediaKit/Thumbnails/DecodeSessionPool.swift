@@ -22,22 +22,16 @@ import Synchronization
 /// seconds is closed: its open file holds a removed source's disk space.
 final class DecodeSessionPool: Sendable {
     /// Two per processor.
-    static var defaultCapacity: Int {
-        if let c = getenv("MEDIAFS_X_POOL").flatMap({ Int(String(cString: $0)) }) { return c }  // EXPERIMENT
-        return 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
+    static var defaultCapacity: Int { 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// Long enough for someone stepping through a film's thumbnails, who pauses between them.
     static let defaultIdleLifetime = 30.0
-    /// Bytes of awake idle sessions: one 1080p session with frame threads.
-    static var defaultIdleBudget: Int {
-        if let c = getenv("MEDIAFS_X_IDLE_MIB").flatMap({ Int(String(cString: $0)) }) { return c << 20 }  // EXPERIMENT
-        return 32 << 20
-    }
-    /// Bytes of sessions decoding at once.
-    static var defaultBusyBudget: Int {
-        if let c = getenv("MEDIAFS_X_BUSY_MIB").flatMap({ Int(String(cString: $0)) }) { return c << 20 }  // EXPERIMENT
-        return 96 << 20
-    }
+    /// Bytes of awake idle sessions: one 1080p H.264 session with two frame threads (32.3 MiB by
+    /// `DecodeMemory` for the bench's film), so that a lone reader's next request finds its
+    /// decoder open.
+    static let defaultIdleBudget = 40 << 20
+    /// Bytes of sessions decoding at once: two 1080p sessions with frame threads and four
+    /// references (about 47 MiB each by estimate), or one 4K session alone.
+    static let defaultBusyBudget = 96 << 20
 
     let capacity: Int
     let idleLifetime: Double
