@@ -5,11 +5,11 @@ import TestSupport
 
 /// The daemon's memory under a parallel thumbnail load stays within the bound Docs/ARCHITECTURE.md
 /// states ("Memory"): its resident set when idle, plus `--memory-cache`, plus the decoders' budget
-/// (`DecodeSessionPool`: 96 MiB for the decoders working at once, 40 MiB for idle ones, by
+/// (`DecodeSessionPool`: 96 MiB for the decoders working at once, 32 MiB for idle ones, by
 /// `DecodeMemory`'s estimate), plus 32 MiB of working memory.
 @Suite(.mounts) struct MemoryBoundTests {
     static let memoryCacheMiB = 16
-    static let decodersMiB = 96 + 40
+    static let decodersMiB = 96 + 32
     static let workingMiB = 32
 
     /// Two 1080p H.264 clips made now (8 s, a keyframe every 2 s, 3 B-frames; Matroska and MP4),

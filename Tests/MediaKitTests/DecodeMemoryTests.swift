@@ -14,11 +14,13 @@ import TestSupport
     @Test func estimateOfA1080pDecoder() {
         let frame = DecodeMemory.frameBytes(width: 1920, height: 1080, format: AV_PIX_FMT_YUV420P)
         #expect(frame == 1920 * 1104 * 3 / 2 * 4 / 3)
-        // 1 reference, 2 reordered, 2 frame threads, 3 of the session's.
-        #expect(DecodeMemory.frames(references: 1, delay: 2, threads: 2, threading: .frames) == 8)
+        // 1 reference, 2 reordered, 2 per frame thread, 3 of the session's.
+        #expect(DecodeMemory.frames(references: 1, delay: 2, threads: 2, threading: .frames) == 10)
         #expect(DecodeMemory.frames(references: 1, delay: 2, threads: 2, threading: .slices) == 7)
+        #expect(DecodeMemory.frames(references: 1, delay: 2, threads: 1, threading: .frames) == 7)
         #expect(DecodeMemory.frames(references: 0, delay: 0, threads: 1, threading: .frames) == 8)  // unknown: 4
-        #expect(8 * frame <= DecodeSessionPool.defaultIdleBudget, "one session with frame threads stays awake")
+        #expect(7 * frame <= DecodeSessionPool.defaultIdleBudget, "one session with one thread stays awake")
+        #expect(10 * frame > DecodeSessionPool.defaultIdleBudget, "one with two frame threads sleeps")
     }
 
     /// Past the busy budget a reservation waits for a release; one alone may exceed it; a

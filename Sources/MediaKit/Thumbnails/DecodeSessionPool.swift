@@ -25,12 +25,12 @@ final class DecodeSessionPool: Sendable {
     static var defaultCapacity: Int { 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// Long enough for someone stepping through a film's thumbnails, who pauses between them.
     static let defaultIdleLifetime = 30.0
-    /// Bytes of awake idle sessions: one 1080p H.264 session with two frame threads (32.3 MiB by
-    /// `DecodeMemory` for the bench's film), so that a lone reader's next request finds its
-    /// decoder open.
-    static let defaultIdleBudget = 40 << 20
-    /// Bytes of sessions decoding at once: two 1080p sessions with frame threads and four
-    /// references (about 47 MiB each by estimate), or one 4K session alone.
+    /// Bytes of awake idle sessions: one 1080p H.264 session with one thread (28.3 MiB by
+    /// `DecodeMemory` for the bench's film). One with frame threads sleeps once idle: kept awake
+    /// (a budget of 40 MiB), the peak of the bench's 8-reader load was 30 MiB higher.
+    static let defaultIdleBudget = 32 << 20
+    /// Bytes of sessions decoding at once: a 1080p H.264 session with two frame threads and one
+    /// with one thread (52.5 and 40.4 MiB by estimate with four references), or a 4K session alone.
     static let defaultBusyBudget = 96 << 20
 
     let capacity: Int

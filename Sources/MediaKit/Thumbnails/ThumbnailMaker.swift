@@ -55,7 +55,9 @@ final class ThumbnailMaker: Sendable {
         }
         // The decoder's memory is reserved before it is opened (or, kept, used): past the pool's
         // budget for sessions decoding at once, this waits for others to finish.
-        var reservation = try pool.reserve(session.memoryEstimate(threads: session.isAwake ? nil : VideoDecoder.maxThreads),
+        // A sleeping session reserves a one-thread decoder, what it gets beside others; alone it
+        // gets frame threads and grows its reservation past the budget if need be.
+        var reservation = try pool.reserve(session.memoryEstimate(threads: session.isAwake ? nil : 1),
                                            deadline: session.input.deadline)
         let upright: RGBImage, frameTime: Double, isKeyframe: Bool
         do {
