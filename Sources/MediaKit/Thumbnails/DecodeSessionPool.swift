@@ -14,7 +14,8 @@ import Synchronization
 ///   waits for one to finish (a request alone may exceed it: one always runs).
 /// - **Idle.** The awake idle sessions' estimates stay within `idleBudget`: beyond it, the least
 ///   recently used idle sessions sleep (`DecodeSession.sleep()`: the decoder freed, the file kept
-///   open, so a later request saves the file's opening and analysis). At most `capacity` sessions
+///   open, so a later request saves the file's opening and analysis). A lone reader's session
+///   (nothing else decoding) stays awake past the budget until the next check-in. At most `capacity` sessions
 ///   wait, awake or asleep; checking in one more closes the least recently used.
 ///
 /// Sessions of an older version of a file (another size or modification time at the same path)
@@ -110,11 +111,14 @@ final class DecodeSessionPool: Sendable {
             let excess = s.idle.count - capacity
             let evicted = excess > 0 ? Array(s.idle.prefix(excess)) : []
             if excess > 0 { s.idle.removeFirst(excess) }
-            // Newest first, the awake sessions past the budget are taken out to sleep.
+            // Newest first, the awake sessions past the budget are taken out to sleep. A lone
+            // reader's (no other request decoding or waiting: its own reservation is still
+            // held) stays awake past it, so that its next frames continue from there.
+            let alone = s.busy <= 1 && s.waiting.isEmpty
             var awake = 0
             var tired: [Idle] = []
             for i in s.idle.indices.reversed() where s.idle[i].bytes > 0 {
-                if awake + s.idle[i].bytes <= idleBudget {
+                if awake + s.idle[i].bytes <= idleBudget || (alone && awake == 0 && s.idle[i].session === session) {
                     awake += s.idle[i].bytes
                 } else {
                     tired.append(s.idle.remove(at: i))
