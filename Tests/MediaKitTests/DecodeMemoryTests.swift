@@ -69,6 +69,7 @@ import TestSupport
         #expect(pool.checkOut(key, prefer: { _ in false }) === second)
         let woken = try #require(pool.checkOut(key, prefer: { _ in false }))
         #expect(woken === first && !woken.isAwake)
+        woken.begin(limits: ThumbnailLimits())
         try woken.wake(threads: 1)
         let frame = try woken.exactFrame(at: 1.5)
         #expect(woken.seeks == 1 && woken.threads == 1)
