@@ -12,7 +12,7 @@ import TestSupport
     static let decodersMiB = 96 + 32
     static let workingMiB = 32
 
-    /// Two 1080p H.264 clips made now (8 s, a keyframe every 2 s, 3 B-frames; Matroska and MP4),
+    /// Two 1080p H.264 clips made now (6 s, a keyframe every 2 s, 3 B-frames; Matroska and MP4),
     /// 8 readers asking for 30 random frames each of 40 names per clip (exact and nearest
     /// keyframe, two sizes) with `ls -lR` beside them, `--memory-cache 16`: the daemon's peak
     /// resident set (VmHWM) less its resident set once mounted and listed (VmRSS).
@@ -24,7 +24,7 @@ import TestSupport
         for (i, clip) in clips.enumerated() {
             let made = try Command.run([
                 "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi",
-                "-i", "testsrc2=s=1920x1080:r=25:d=8,hue=H=\(i)*PI/2", "-c:v", "libx264", "-preset", "superfast",
+                "-i", "testsrc2=s=1920x1080:r=25:d=6,hue=H=\(i)*PI/2", "-c:v", "libx264", "-preset", "superfast",
                 "-pix_fmt", "yuv420p", "-g", "50", "-bf", "3", "-crf", "28", source + "/" + clip,
             ], timeout: 120)
             expectSuccess(made)
@@ -32,7 +32,7 @@ import TestSupport
         var random = SeededGenerator(seed: 18)
         let names: [String] = clips.flatMap { clip in
             (0..<40).map { _ -> String in
-                let time = String(format: "%.2f", Double.random(in: 0..<7.9, using: &random))
+                let time = String(format: "%.2f", Double.random(in: 0..<5.9, using: &random))
                 let name = ["at-\(time)s.png", "near-\(time)s.png", "at-\(time)s@180h.png"].randomElement(using: &random)!
                 return "\(clip)/thumbs/\(name)"
             }
