@@ -36,12 +36,12 @@ final class DecodeSession: @unchecked Sendable {
 
     let input: InputFile
     let stream: UnsafeMutablePointer<AVStream>
-    /// The open decoder, nil while the session sleeps.
-    private(set) var sleepingDecoder: VideoDecoder?
+    /// The decoder, nil while the session sleeps.
+    private(set) var openDecoder: VideoDecoder?
     /// The open decoder; only for a session awake (`isAwake`).
     var decoder: VideoDecoder {
-        guard let sleepingDecoder else { preconditionFailure("a decode session used while asleep") }
-        return sleepingDecoder
+        guard let openDecoder else { preconditionFailure("a decode session used while asleep") }
+        return openDecoder
     }
     private let packet: Packet
     let timeBase: AVRational
@@ -105,7 +105,7 @@ final class DecodeSession: @unchecked Sendable {
         // The demuxer then skips the other streams' packets instead of handing them out.
         for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         self.stream = stream
-        if let threads { sleepingDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
+        if let threads { openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
         packet = try Packet()
         converter = PictureConverter(stream: stream)
         clockwiseQuarterTurns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: StreamDescriber.rotation(stream))
@@ -127,10 +127,10 @@ final class DecodeSession: @unchecked Sendable {
     // MARK: Sleeping
 
     /// Whether the decoder is open.
-    var isAwake: Bool { sleepingDecoder != nil }
+    var isAwake: Bool { openDecoder != nil }
 
     /// Threads of the open decoder (0 asleep).
-    var threads: Int { sleepingDecoder?.threads ?? 0 }
+    var threads: Int { openDecoder?.threads ?? 0 }
 
     /// Frees the decoder and every frame (nearly all the session's memory); the file stays open.
     /// The next request seeks.
@@ -138,22 +138,22 @@ final class DecodeSession: @unchecked Sendable {
         shown = nil
         next = nil
         spare = nil
-        sleepingDecoder = nil
+        openDecoder = nil
         needsSeek = true
     }
 
     /// Opens a decoder with `threads` threads if the session sleeps; the next request seeks.
     /// - Throws: `MediaError.damaged` (no decoder), `.library`.
     func wake(threads: Int) throws {
-        guard sleepingDecoder == nil else { return }
-        sleepingDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
+        guard openDecoder == nil else { return }
+        openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
         needsSeek = true
     }
 
     /// The bytes the decoder's frames and tables take, as far as libavcodec lets them be
     /// estimated (`DecodeMemory`), for a decoder of `threads` threads, or the one open.
     func memoryEstimate(threads: Int? = nil) -> Int {
-        DecodeMemory.estimate(stream: stream, decoder: sleepingDecoder?.context,
+        DecodeMemory.estimate(stream: stream, decoder: openDecoder?.context,
                               threads: threads ?? max(1, self.threads), threading: key.pick.threading)
     }
 
