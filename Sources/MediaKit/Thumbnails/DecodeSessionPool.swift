@@ -15,7 +15,8 @@ import Synchronization
 /// - **Idle.** The awake idle sessions' estimates stay within `idleBudget`: beyond it, the least
 ///   recently used idle sessions sleep (`DecodeSession.sleep()`: the decoder freed, the file kept
 ///   open, so a later request saves the file's opening and analysis). A lone reader's session
-///   (nothing else decoding) stays awake past the budget until the next check-in. At most `capacity` sessions
+///   (nothing else decoding) stays awake past the budget until another request reserves a
+///   decoder. At most `capacity` sessions
 ///   wait, awake or asleep; checking in one more closes the least recently used.
 ///
 /// Sessions of an older version of a file (another size or modification time at the same path)
@@ -111,35 +112,44 @@ final class DecodeSessionPool: Sendable {
             let excess = s.idle.count - capacity
             let evicted = excess > 0 ? Array(s.idle.prefix(excess)) : []
             if excess > 0 { s.idle.removeFirst(excess) }
-            // Newest first, the awake sessions past the budget are taken out to sleep. A lone
-            // reader's (no other request decoding or waiting: its own reservation is still
-            // held) stays awake past it, so that its next frames continue from there.
+            // A lone reader's session (no other request decoding or waiting: its own
+            // reservation is still held) stays awake past the budget, so that its next frames
+            // continue from there, until another request reserves a decoder.
             let alone = s.busy <= 1 && s.waiting.isEmpty
-            var awake = 0
-            var tired: [Idle] = []
-            for i in s.idle.indices.reversed() where s.idle[i].bytes > 0 {
-                if awake + s.idle[i].bytes <= idleBudget || (alone && awake == 0 && s.idle[i].session === session) {
-                    awake += s.idle[i].bytes
-                } else {
-                    tired.append(s.idle.remove(at: i))
-                }
-            }
-            return (evicted, tired)
+            return (evicted, takeTired(&s, sparing: alone ? session : nil))
         }
         _ = evicted  // closed here, outside the lock
-        if !tired.isEmpty {
-            // Freeing a decoder joins its threads: done outside the lock, then they wait asleep
-            // in their place (least recently used first, by the time they expire).
-            for idle in tired { idle.session.sleep() }
-            state.withLock { s in
-                for idle in tired {
-                    let at = s.idle.firstIndex { $0.until > idle.until } ?? s.idle.endIndex
-                    s.idle.insert(Idle(session: idle.session, until: idle.until, bytes: 0), at: at)
-                }
-            }
-        }
+        putToSleep(tired)
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + idleLifetime + 0.1) { [self] in
             closeExpired()
+        }
+    }
+
+    /// Takes out of the list the awake idle sessions past `idleBudget`, newest kept first
+    /// (`spared`, if awake, kept whatever its size).
+    private func takeTired(_ s: inout State, sparing spared: DecodeSession?) -> [Idle] {
+        var awake = 0
+        var tired: [Idle] = []
+        for i in s.idle.indices.reversed() where s.idle[i].bytes > 0 {
+            if awake + s.idle[i].bytes <= idleBudget || (awake == 0 && s.idle[i].session === spared) {
+                awake += s.idle[i].bytes
+            } else {
+                tired.append(s.idle.remove(at: i))
+            }
+        }
+        return tired
+    }
+
+    /// Frees the decoders of `tired` (which joins their threads: outside the lock), then puts
+    /// them back asleep in their place (least recently used first, by the time they expire).
+    private func putToSleep(_ tired: [Idle]) {
+        guard !tired.isEmpty else { return }
+        for idle in tired { idle.session.sleep() }
+        state.withLock { s in
+            for idle in tired {
+                let at = s.idle.firstIndex { $0.until > idle.until } ?? s.idle.endIndex
+                s.idle.insert(Idle(session: idle.session, until: idle.until, bytes: 0), at: at)
+            }
         }
     }
 
@@ -185,13 +195,16 @@ final class DecodeSessionPool: Sendable {
     /// - Throws: `MediaError.timedOut` when `deadline` passes first.
     func reserve(_ bytes: Int, deadline: Deadline) throws -> Reservation {
         let waiter = Waiter(bytes: bytes)
-        let granted = state.withLock { s -> Reservation? in
+        let (granted, tired) = state.withLock { s -> (Reservation?, [Idle]) in
+            // A lone reader's session kept awake past the idle budget sleeps now.
+            let tired = takeTired(&s, sparing: nil)
             if s.waiting.isEmpty, s.busy == 0 || s.busyBytes + bytes <= busyBudget {
-                return grant(bytes, in: &s)
+                return (grant(bytes, in: &s), tired)
             }
             s.waiting.append(waiter)
-            return nil
+            return (nil, tired)
         }
+        putToSleep(tired)
         if let granted { return granted }
         let left = deadline.remaining
         if waiter.wake.wait(timeout: left.isFinite ? .now() + left : .distantFuture) == .timedOut {
