@@ -16,8 +16,8 @@ import Synchronization
 ///   recently used idle sessions sleep (`DecodeSession.sleep()`: the decoder freed, the file kept
 ///   open, so a later request saves the file's opening and analysis). A lone reader's session
 ///   (nothing else decoding) stays awake past the budget until another request reserves a
-///   decoder. At most `capacity` sessions
-///   wait, awake or asleep; checking in one more closes the least recently used.
+///   decoder. At most `capacity` sessions wait, awake or asleep; checking in one more closes
+///   the least recently used.
 ///
 /// Sessions of an older version of a file (another size or modification time at the same path)
 /// are closed when the new version is asked for. A session left unused for `idleLifetime`
@@ -28,8 +28,9 @@ final class DecodeSessionPool: Sendable {
     /// Long enough for someone stepping through a film's thumbnails, who pauses between them.
     static let defaultIdleLifetime = 30.0
     /// Bytes of awake idle sessions: one 1080p H.264 session with one thread (28.3 MiB by
-    /// `DecodeMemory` for the bench's film). One with frame threads sleeps once idle: kept awake
-    /// (a budget of 40 MiB), the peak of the bench's 8-reader load was 30 MiB higher.
+    /// `DecodeMemory` for the bench's film). One with frame threads sleeps once idle unless a
+    /// lone reader's: kept awake (a budget of 40 MiB), the peak of the bench's 8-reader load was
+    /// 30 MiB higher (Docs/ARCHITECTURE.md, "Memory").
     static let defaultIdleBudget = 32 << 20
     /// Bytes of sessions decoding at once: a 1080p H.264 session with two frame threads and one
     /// with one thread (52.5 and 40.4 MiB by estimate with four references), or a 4K session alone.
