@@ -5,6 +5,8 @@
  * included. Only its control interface is used by name; the rest works by linking. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
 
@@ -17,6 +19,20 @@ static inline int cjemalloc_start_background_thread(void) {
     if (status != 0) return status;
     bool on = true;
     return mallctl("background_thread", NULL, NULL, &on, sizeof on);
+}
+
+/* Sets the time freed pages stay "dirty" (kept for reuse) and "muzzy" (lazily freed) before they are
+ * returned to the system, in milliseconds, for every arena there is and every arena made later.
+ * 0 on success, an errno value otherwise. */
+static inline int cjemalloc_set_decay(long milliseconds) {
+    ssize_t ms = milliseconds;
+    const char *names[] = {"arenas.dirty_decay_ms", "arenas.muzzy_decay_ms",
+                           "arena.4096.dirty_decay_ms", "arena.4096.muzzy_decay_ms"}; /* 4096: MALLCTL_ARENAS_ALL */
+    for (int i = 0; i < 4; i++) {
+        int status = mallctl(names[i], NULL, NULL, &ms, sizeof ms);
+        if (status != 0) return status;
+    }
+    return 0;
 }
 
 #endif

@@ -117,15 +117,22 @@ public struct LocalMediaService: MediaService {
     ///   - decodeSessions: how many idle decode sessions (an open file and decoder each) are kept
     ///     for frames asked for in time order; two per processor by default.
     ///   - decodeSessionLifetime: seconds an idle decode session is kept; 30 by default.
+    ///   - idleDecodeBytes: bytes (by `DecodeMemory`'s estimate) the idle sessions' decoders may
+    ///     keep; past it the least recently used free theirs (`DecodeSessionPool.defaultIdleBudget`).
+    ///   - busyDecodeBytes: bytes the decoders of the requests running at once may take; past it a
+    ///     request waits for another to finish (`DecodeSessionPool.defaultBusyBudget`).
     ///   - sheetTimeout: seconds one storyboard sheet or contact sheet may take (the keyframe
     ///     scan of a file, once per version, has as long again); 120 by default.
     public init(probeTimeout: Double = 20, thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
-                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil, sheetTimeout: Double = 120) {
+                decodeSessions: Int? = nil, decodeSessionLifetime: Double? = nil,
+                idleDecodeBytes: Int? = nil, busyDecodeBytes: Int? = nil, sheetTimeout: Double = 120) {
         self.probeTimeout = probeTimeout
         self.probed = ProbedInputs()
         self.thumbnails = ThumbnailMaker(limits: thumbnailLimits,
                                          sessionCapacity: decodeSessions ?? DecodeSessionPool.defaultCapacity,
                                          sessionLifetime: decodeSessionLifetime ?? DecodeSessionPool.defaultIdleLifetime,
+                                         idleBudget: idleDecodeBytes ?? DecodeSessionPool.defaultIdleBudget,
+                                         busyBudget: busyDecodeBytes ?? DecodeSessionPool.defaultBusyBudget,
                                          probed: probed)
         self.storyboards = StoryboardMaker(limits: thumbnailLimits, timeout: sheetTimeout, pool: thumbnails.pool,
                                            probed: probed)

@@ -9,11 +9,17 @@ import Logging
 /// malloc spent a third of the demuxing in that; jemalloc takes a third less time over the same
 /// loop (the figures are in Docs/ARCHITECTURE.md, "The allocator").
 enum Allocator {
-    /// Lets a jemalloc background thread return freed memory to the system after its decay time
-    /// (10 s) while the daemon is idle; without it that happens only on later allocations, so
-    /// the peak of a thumbnail burst would stay resident until the next request. Logs and goes
-    /// on without it when it cannot start.
-    static func startBackgroundPurging(logger: Logger) {
+    /// Returns freed pages to the system at once (jemalloc's dirty and muzzy decay times 0, from
+    /// 10 s): a decoder closed or put to sleep frees tens of megabytes of frames, which jemalloc
+    /// otherwise keeps resident for its decay time, 20 to 40 MiB of the peak under a parallel
+    /// thumbnail load (Docs/ARCHITECTURE.md, "Memory"). Then lets a jemalloc background thread
+    /// do the returning; without it that happens only on later allocations. Logs and goes on
+    /// when either cannot be set.
+    static func configure(logger: Logger) {
+        let decay = cjemalloc_set_decay(0)
+        if decay != 0 {
+            logger.warning("jemalloc's decay time could not be set (error \(decay)): freed memory stays resident up to 10 s")
+        }
         let status = cjemalloc_start_background_thread()
         if status != 0 {
             logger.warning("jemalloc's background thread did not start (error \(status)): freed memory is returned only as the daemon works")

@@ -187,7 +187,7 @@ struct MountCommand: ParsableCommand {
         var configured = Logger(label: "mediafs")
         configured.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let logger = configured
-        Allocator.startBackgroundPurging(logger: logger)
+        Allocator.configure(logger: logger)
         if let pidFile { try? "\(getpid())\n".write(toFile: pidFile, atomically: true, encoding: .utf8) }
 
         let tree = MediaTree(sourceRoot: source, media: LocalMediaService(probeTimeout: probeTimeout), logger: logger,

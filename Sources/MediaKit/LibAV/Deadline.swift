@@ -23,6 +23,14 @@ final class Deadline: Sendable {
 
     var hasPassed: Bool { Deadline.now() > limit.load(ordering: .relaxed) }
 
+    /// Seconds left before the bound passes (0 once it has; infinity without a bound).
+    var remaining: Double {
+        let end = limit.load(ordering: .relaxed)
+        if end == .max { return .infinity }
+        let now = Deadline.now()
+        return end > now ? Double(end - now) / 1e9 : 0
+    }
+
     /// Starts a new bound of `seconds` from now.
     func restart(seconds: Double) {
         length.store(seconds.bitPattern, ordering: .relaxed)

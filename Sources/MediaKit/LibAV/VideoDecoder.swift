@@ -24,7 +24,7 @@ final class VideoDecoder {
     /// and `avcodec_open2`.
     /// - Throws: `MediaError.damaged` when there is no decoder for the codec, `.library` when it
     ///   does not open.
-    init(stream: UnsafeMutablePointer<AVStream>, threading: Threading) throws {
+    init(stream: UnsafeMutablePointer<AVStream>, threading: Threading, threads: Int = VideoDecoder.maxThreads) throws {
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
@@ -39,11 +39,18 @@ final class VideoDecoder {
         try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
         allocated.pointee.pkt_timebase = stream.pointee.time_base
         allocated.pointee.thread_type = threading == .frames ? FF_THREAD_FRAME : FF_THREAD_SLICE
-        allocated.pointee.thread_count = Int32(VideoDecoder.maxThreads)
+        allocated.pointee.thread_count = Int32(max(1, threads))
         try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
         opened = true
         context = allocated
+        self.threading = threading
     }
+
+    /// How the threads share the work.
+    let threading: Threading
+
+    /// Threads decoding (libavcodec's `thread_count` after opening: 1 where the codec has none).
+    var threads: Int { max(1, Int(context.pointee.thread_count)) }
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context

@@ -9,6 +9,11 @@ import CAV
 /// at a time: `DecodeSessionPool` hands it out for one request and takes it back after; hence
 /// `@unchecked Sendable`.
 ///
+/// The decoder holds nearly all of a session's memory (its frames: `memoryEstimate`), the open
+/// file very little. So a session can sleep (`sleep()`: the decoder and frames freed, the file
+/// kept open, the position lost) and wake with a new decoder (`wake(threads:)`), which costs a
+/// decoder's opening and a seek but not the file's opening and analysis.
+///
 /// Times inside are in the stream's time base (`pts`); a request's seconds count from the
 /// stream's first frame (`startPts`).
 final class DecodeSession: @unchecked Sendable {
@@ -31,7 +36,13 @@ final class DecodeSession: @unchecked Sendable {
 
     let input: InputFile
     let stream: UnsafeMutablePointer<AVStream>
-    let decoder: VideoDecoder
+    /// The decoder, nil while the session sleeps.
+    private(set) var openDecoder: VideoDecoder?
+    /// The open decoder; only for a session awake (`isAwake`).
+    var decoder: VideoDecoder {
+        guard let openDecoder else { preconditionFailure("a decode session used while asleep") }
+        return openDecoder
+    }
     private let packet: Packet
     let timeBase: AVRational
     /// The stream's first presentation time: the time 0 of requests.
@@ -74,11 +85,13 @@ final class DecodeSession: @unchecked Sendable {
     private(set) var seeks = 0
     private var failuresInARow = 0
 
-    /// Opens `key.file.path` (or takes the file a probe just opened from `probed`) and a decoder
-    /// for stream `key.streamIndex`, within `limits.timeout`.
+    /// Opens `key.file.path` (or takes the file a probe just opened from `probed`) and, unless
+    /// `threads` is nil, a decoder with that many threads for stream `key.streamIndex`, within
+    /// `limits.timeout`. Without a decoder the session starts asleep (`wake(threads:)`).
     /// - Throws: `MediaError.notMedia`, `.timedOut`, `.noVideoStream` (the index is not a moving
     ///   picture stream), `.damaged` (no decoder), `.library`.
-    init(key: Key, limits: ThumbnailLimits, probed: ProbedInputs? = nil) throws {
+    init(key: Key, limits: ThumbnailLimits, probed: ProbedInputs? = nil,
+         threads: Int? = VideoDecoder.maxThreads) throws {
         self.key = key
         self.limits = limits
         input = try InputFile.open(key.file.path, timeout: limits.timeout, takingFrom: probed)
@@ -92,7 +105,7 @@ final class DecodeSession: @unchecked Sendable {
         // The demuxer then skips the other streams' packets instead of handing them out.
         for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         self.stream = stream
-        decoder = try VideoDecoder(stream: stream, threading: key.pick == .exact ? .frames : .slices)
+        if let threads { openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
         packet = try Packet()
         converter = PictureConverter(stream: stream)
         clockwiseQuarterTurns = ThumbnailGeometry.clockwiseQuarterTurns(rotation: StreamDescriber.rotation(stream))
@@ -109,6 +122,39 @@ final class DecodeSession: @unchecked Sendable {
         declaredEnd = s.duration != cav_nopts_value() && s.duration > 0 ? startPts + s.duration : nil
         containerEnd = ctx.duration != cav_nopts_value() && ctx.duration > 0
             ? av_rescale_q(formatStart + ctx.duration, cav_time_base_q(), timeBase) : nil
+    }
+
+    // MARK: Sleeping
+
+    /// Whether the decoder is open.
+    var isAwake: Bool { openDecoder != nil }
+
+    /// Threads of the open decoder (0 asleep).
+    var threads: Int { openDecoder?.threads ?? 0 }
+
+    /// Frees the decoder and every frame (nearly all the session's memory); the file stays open.
+    /// The next request seeks.
+    func sleep() {
+        shown = nil
+        next = nil
+        spare = nil
+        openDecoder = nil
+        needsSeek = true
+    }
+
+    /// Opens a decoder with `threads` threads if the session sleeps; the next request seeks.
+    /// - Throws: `MediaError.damaged` (no decoder), `.library`.
+    func wake(threads: Int) throws {
+        guard openDecoder == nil else { return }
+        openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
+        needsSeek = true
+    }
+
+    /// The bytes the decoder's frames and tables take, as far as libavcodec lets them be
+    /// estimated (`DecodeMemory`), for a decoder of `threads` threads, or the one open.
+    func memoryEstimate(threads: Int? = nil) -> Int {
+        DecodeMemory.estimate(stream: stream, decoder: openDecoder?.context,
+                              threads: threads ?? max(1, self.threads), threading: key.pick.threading)
     }
 
     /// Starts a request: a new deadline and a fresh budget of frames.
@@ -265,4 +311,9 @@ final class DecodeSession: @unchecked Sendable {
         let after = target == .max ? nil : keyframe(target + 1, 0)
         return (before, after)
     }
+}
+
+extension FramePick {
+    /// How a decoder for such requests spreads over threads (see `DecodeSession.Key.pick`).
+    var threading: VideoDecoder.Threading { self == .exact ? .frames : .slices }
 }

@@ -13,9 +13,12 @@ final class ThumbnailMaker: Sendable {
 
     /// - Parameter sessionLifetime: seconds an idle decode session is kept (`DecodeSessionPool`).
     init(limits: ThumbnailLimits, sessionCapacity: Int,
-         sessionLifetime: Double = DecodeSessionPool.defaultIdleLifetime, probed: ProbedInputs? = nil) {
+         sessionLifetime: Double = DecodeSessionPool.defaultIdleLifetime,
+         idleBudget: Int = DecodeSessionPool.defaultIdleBudget, busyBudget: Int = DecodeSessionPool.defaultBusyBudget,
+         probed: ProbedInputs? = nil) {
         self.limits = limits
-        self.pool = DecodeSessionPool(capacity: sessionCapacity, idleLifetime: sessionLifetime)
+        self.pool = DecodeSessionPool(capacity: sessionCapacity, idleLifetime: sessionLifetime,
+                                      idleBudget: idleBudget, busyBudget: busyBudget)
         self.probed = probed
     }
 
@@ -38,7 +41,7 @@ final class ThumbnailMaker: Sendable {
             session = kept
             session.begin(limits: limits)
         } else {
-            session = try DecodeSession(key: key, limits: limits, probed: probed)
+            session = try DecodeSession(key: key, limits: limits, probed: probed, threads: nil)
             opened = true
         }
         defer {
@@ -50,17 +53,37 @@ final class ThumbnailMaker: Sendable {
                 $0.requests += 1
             }
         }
-        // A session that failed is closed (when it goes out of scope), not returned: its
-        // position and demuxer state are not to be trusted.
-        let frame = request.pick == .exact
-            ? try session.exactFrame(at: request.time)
-            : try session.nearestKeyframe(to: request.time)
-        let turns = session.clockwiseQuarterTurns
-        let (width, height) = turns % 2 == 1 ? (request.height, request.width) : (request.width, request.height)
-        let upright = try session.converter.picture(of: frame, width: width, height: height).rotated(clockwiseQuarterTurns: turns)
-        let frameTime = session.seconds(forPts: frame.pts)
-        let isKeyframe = frame.isKeyframe
+        // The decoder's memory is reserved before it is opened (or, kept, used): past the pool's
+        // budget for sessions decoding at once, this waits for others to finish.
+        // A sleeping session reserves a one-thread decoder, what it gets beside others; alone it
+        // gets frame threads and grows its reservation past the budget if need be.
+        var reservation = try pool.reserve(session.memoryEstimate(threads: session.isAwake ? nil : 1),
+                                           deadline: session.input.deadline)
+        let upright: RGBImage, frameTime: Double, isKeyframe: Bool
+        do {
+            if !session.isAwake {
+                // Frame threads help a decoder only while the cores are otherwise free: beside
+                // other decoders they add frames (memory) and no speed.
+                try session.wake(threads: reservation.othersBusy == 0 ? VideoDecoder.maxThreads : 1)
+                reservation = pool.resize(reservation, to: session.memoryEstimate())
+            }
+            let frame = request.pick == .exact
+                ? try session.exactFrame(at: request.time)
+                : try session.nearestKeyframe(to: request.time)
+            let turns = session.clockwiseQuarterTurns
+            let (width, height) = turns % 2 == 1 ? (request.height, request.width) : (request.width, request.height)
+            upright = try session.converter.picture(of: frame, width: width, height: height).rotated(clockwiseQuarterTurns: turns)
+            frameTime = session.seconds(forPts: frame.pts)
+            isKeyframe = frame.isKeyframe
+        } catch {
+            // A session that failed is closed, not returned: its position and demuxer state are
+            // not to be trusted. Its decoder goes first, within the reservation.
+            session.sleep()
+            pool.release(reservation)
+            throw error
+        }
         pool.checkIn(session)
+        pool.release(reservation)
         let luma = upright.meanLuma
         switch request.format {
         case .png:
