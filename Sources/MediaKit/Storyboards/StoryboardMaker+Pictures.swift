@@ -39,11 +39,15 @@ extension StoryboardMaker {
                   width: Int, height: Int) throws -> [Int64: Picture] {
         let runs = times.count >= Self.parallelFrom ? Self.parallelSessions : 1
         let size = (times.count + runs - 1) / max(1, runs)
-        let chunks = stride(from: 0, to: times.count, by: max(1, size)).map { Array(times[$0..<min(times.count, $0 + size)]) }
+        let planned = stride(from: 0, to: times.count, by: max(1, size)).map { Array(times[$0..<min(times.count, $0 + size)]) }
         // A run whose keyframes all fail leaves its tiles black; all of them failing fails.
+        // A second session only where its decoder fits in the pool's budget now (it never waits).
         var sessions = [session]
-        if chunks.count > 1 {
-            for _ in 1..<chunks.count {
+        var extra: DecodeSessionPool.Reservation?
+        if planned.count > 1,
+           let granted = pool.reserveIfFree((planned.count - 1) * session.memoryEstimate(threads: 1)) {
+            extra = granted
+            for _ in 1..<planned.count {
                 if let kept = pool.checkOut(session.key, prefer: { _ in true }) {
                     kept.begin(limits: session.limits)
                     sessions.append(kept)
@@ -52,6 +56,8 @@ extension StoryboardMaker {
                 }
             }
         }
+        defer { if let extra { pool.release(extra) } }
+        let chunks = sessions.count == 1 ? [times] : planned
         let results = Mutex<[Int: Result<Decoded, any Error>]>([:])
         let work = UncheckedSessions(sessions: sessions)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { i in

@@ -71,6 +71,9 @@ final class StoryboardMaker: Sendable {
         } else {
             session = try DecodeSession(key: key, limits: bounds, probed: probed)
         }
+        // Its decoder counts in the pool's budget of decoders working at once, as a thumbnail's does.
+        let reservation = try pool.reserve(session.memoryEstimate(), deadline: session.input.deadline)
+        defer { pool.release(reservation) }
         let indexKey = KeyframeIndexCache.Key(file: file, streamIndex: streamIndex)
         let index: KeyframeIndex
         if let kept = keyframes.index(for: indexKey) {

@@ -222,6 +222,14 @@ final class DecodeSessionPool: Sendable {
         return waiter.granted.withLock { $0! }
     }
 
+    /// Reserves `bytes` if they fit in `busyBudget` now, with nobody waiting; nil otherwise (for
+    /// a decoder that is an extra, which must not wait behind its own request's).
+    func reserveIfFree(_ bytes: Int) -> Reservation? {
+        state.withLock { s in
+            s.waiting.isEmpty && s.busyBytes + bytes <= busyBudget ? grant(bytes, in: &s) : nil
+        }
+    }
+
     /// Gives back a reservation and lets waiting requests in, in order, while they fit.
     func release(_ reservation: Reservation) {
         state.withLock { s in
