@@ -50,6 +50,8 @@ extension StoryboardMaker {
             for _ in 1..<planned.count {
                 if let kept = pool.checkOut(session.key, prefer: { _ in true }) {
                     kept.begin(limits: session.limits)
+                    // Put to sleep by the pool (its decoder freed): woken, one thread beside the first.
+                    if !kept.isAwake { try kept.wake(threads: 1) }
                     sessions.append(kept)
                 } else {
                     sessions.append(try DecodeSession(key: session.key, limits: session.limits, probed: nil))

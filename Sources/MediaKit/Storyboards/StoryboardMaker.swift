@@ -71,9 +71,12 @@ final class StoryboardMaker: Sendable {
         } else {
             session = try DecodeSession(key: key, limits: bounds, probed: probed)
         }
-        // Its decoder counts in the pool's budget of decoders working at once, as a thumbnail's does.
-        let reservation = try pool.reserve(session.memoryEstimate(), deadline: session.input.deadline)
+        // Its decoder counts in the pool's budget of decoders working at once, as a thumbnail's
+        // does; a kept session the pool put to sleep (decoder freed) is woken within it.
+        let reservation = try pool.reserve(session.memoryEstimate(threads: session.isAwake ? nil : 1),
+                                           deadline: session.input.deadline)
         defer { pool.release(reservation) }
+        if !session.isAwake { try session.wake(threads: reservation.othersBusy == 0 ? VideoDecoder.maxThreads : 1) }
         let indexKey = KeyframeIndexCache.Key(file: file, streamIndex: streamIndex)
         let index: KeyframeIndex
         if let kept = keyframes.index(for: indexKey) {
