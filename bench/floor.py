@@ -44,3 +44,20 @@ def decode(binary, film, times, timeout):
     if len(answers) != len(times):
         raise BenchError(f"decode-floor gave {len(answers)} answers for {len(times)} times")
     return answers
+
+
+PASSTHROUGH_SOURCE = "/usr/share/doc/libfuse3-dev/examples/passthrough_ll.c"
+
+
+def compile_fuse_passthrough(work):
+    """Compiles libfuse's own low-level passthrough example (shipped by libfuse3-dev) into
+    WORK/passthrough_ll: the FUSE floor of a listing, a file system that only forwards each request
+    to the one below. Returns its path, or None where the example or the compiler is missing."""
+    if not os.path.exists(PASSTHROUGH_SOURCE) or shutil.which("gcc") is None or shutil.which("pkg-config") is None:
+        return None
+    binary = os.path.join(work, "passthrough_ll")
+    if not os.path.exists(binary):
+        flags = output(["pkg-config", "--cflags", "--libs", "fuse3"], timeout=30).split()
+        output(["gcc", "-O2", "-o", binary, PASSTHROUGH_SOURCE, "-I/usr/share/doc/libfuse3-dev/examples", *flags],
+               timeout=300)
+    return binary

@@ -4,9 +4,11 @@ floor: that many entries listed without FUSE), and the first mount against ffpro
 
 import os
 import shutil
+import subprocess
 
+import floor
 import media
-from measure import Peer
+from measure import BenchError, Peer
 
 ID = "library"
 REMOUNT_GOAL = 2.0
@@ -42,14 +44,33 @@ def run(bench):
         bench.note(ID, f"the mount shows {entries} entries, the source {source_entries}")
         bench.peak_rss(m, f"daemon after the first ls -lR of {size} media files")
 
+    # The FUSE floor: the same copy through libfuse's passthrough_ll example (attributes and
+    # names cached as long as ours are kept), what any FUSE file system pays for the listing.
+    passthrough = None
+    try:
+        passthrough_bin = floor.compile_fuse_passthrough(bench.work)
+    except BenchError as error:
+        passthrough_bin = None
+        bench.note(ID, f"libfuse's passthrough_ll could not be compiled ({error}): no FUSE floor")
+    fuse_name = "the copy through libfuse's passthrough_ll example (the FUSE floor)"
+    if passthrough_bin:
+        passthrough = os.path.join(bench.work, "mnt-passthrough")
+        os.makedirs(passthrough, exist_ok=True)
+        subprocess.run([passthrough_bin, "-o", f"source={replica}", "-o", "cache=always", "-o", "timeout=86400",
+                        passthrough], check=True, timeout=60)
+
     with bench.mount(lib, ID, keep=True) as m:
         label = "remount, ls -lR"
         copy_name = f"copy of the mount's tree on {fstype} (empty files)"
-        t = bench.compare(ID, label, [Peer("direct", ["ls", "-lR", lib]),
-                                      Peer(copy_name, ["ls", "-lR", replica]),
-                                      Peer("mount", ["ls", "-lR", m.mount_point])],
-                          min(bench.runs, 3), warmup=0)
+        peers = [Peer("direct", ["ls", "-lR", lib]), Peer(copy_name, ["ls", "-lR", replica]),
+                 Peer("mount", ["ls", "-lR", m.mount_point])]
+        if passthrough:
+            peers.append(Peer(fuse_name, ["ls", "-lR", passthrough]))
+        t = bench.compare(ID, label, peers, min(bench.runs, 3), warmup=0)
         bench.ratio(ID, label, ("mount", t["mount"]), (copy_name, t[copy_name]), goal_max=REMOUNT_GOAL)
+        if passthrough:
+            bench.ratio(ID, label, ("mount", t["mount"]), (fuse_name, t[fuse_name]))
+            bench.ratio(ID, label, (fuse_name, t[fuse_name]), (copy_name, t[copy_name]))
         bench.ratio(ID, label, ("mount", t["mount"]), ("direct", t["direct"]))
         bench.retired(ID, f"mount/direct time, {label}", "<= 3",
                       f"It compared the mount against a tree with {entries / source_entries:.0f} times fewer entries (the "
@@ -59,6 +80,9 @@ def run(bench):
         bench.note(ID, f"after the remount's listings: probes made / answered from the database: "
                        f"{stats.get('probes', '?')} / {stats.get('probes_from_database', '?')}")
         bench.peak_rss(m, f"daemon after ls -lR of {size} media files, remounted")
+
+    if passthrough:
+        subprocess.run(["fusermount3", "-u", passthrough], timeout=60)
 
     sample = min(size, 1000)
     bench.time(ID, f"ffprobe of {sample} of the files, {cpus} at a time (x{size // sample} for all)",
