@@ -88,6 +88,13 @@ import TestSupport
         let name = "clips/clip-vp9.webm/tracks/legible/eng English WebVTT.vtt"
         let first = try fixture.read(name)
         #expect(fixture.media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 1)
+        // The set is kept (checksummed, described, indexed) after the answer, on the pass's thread:
+        // a remount comes after it (an unmount waits for it), so the second tree does too.
+        let kept = Date()
+        while ((try? FileManager.default.subpathsOfDirectory(atPath: cache.path("cache/tracks"))) ?? [])
+            .contains(where: { $0.hasSuffix("manifest.json") }) == false, Date().timeIntervalSince(kept) < 30 {
+            usleep(20_000)
+        }
 
         let media = CountingMediaService()
         let again = MediaTree(sourceRoot: fixture.source.path, media: media, logger: Logger(label: "test"), settings: settings)
