@@ -3,6 +3,7 @@ folder against the source, against the mount's own tree copied to the source's f
 floor: that many entries listed without FUSE), and the first mount against ffprobe of every file."""
 
 import os
+import resource
 import shutil
 import subprocess
 
@@ -56,9 +57,21 @@ def run(bench):
     if passthrough_bin:
         passthrough = os.path.join(bench.work, "mnt-passthrough")
         os.makedirs(passthrough, exist_ok=True)
+        # passthrough_ll keeps a descriptor open per inode it knows: one per entry of the tree.
+        def more_descriptors():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1 << 20, 1 << 20))
         subprocess.run([passthrough_bin, "-o", f"source={replica}", "-o", "cache=always", "-o", "timeout=86400",
-                        passthrough], check=True, timeout=60)
+                        passthrough], check=True, timeout=60, preexec_fn=more_descriptors)
 
+    try:
+        remount(bench, lib, replica, passthrough, fuse_name, entries, source_entries, fstype, size)
+    finally:
+        if passthrough:
+            subprocess.run(["fusermount3", "-u", passthrough], timeout=60)
+    ffprobe_sample(bench, lib, replica, size, cpus)
+
+
+def remount(bench, lib, replica, passthrough, fuse_name, entries, source_entries, fstype, size):
     with bench.mount(lib, ID, keep=True) as m:
         label = "remount, ls -lR"
         copy_name = f"copy of the mount's tree on {fstype} (empty files)"
@@ -81,9 +94,8 @@ def run(bench):
                        f"{stats.get('probes', '?')} / {stats.get('probes_from_database', '?')}")
         bench.peak_rss(m, f"daemon after ls -lR of {size} media files, remounted")
 
-    if passthrough:
-        subprocess.run(["fusermount3", "-u", passthrough], timeout=60)
 
+def ffprobe_sample(bench, lib, replica, size, cpus):
     sample = min(size, 1000)
     bench.time(ID, f"ffprobe of {sample} of the files, {cpus} at a time (x{size // sample} for all)",
                ["bash", "-c", 'find "$1" -type f | head -"$3" | xargs -d "\\n" -P "$2" -n 1 '
