@@ -24,8 +24,8 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
 
     public static func < (a: Name, b: Name) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
-    /// `bytes` as text: valid UTF-8 as it is, other bytes as `\xHH`; with `escapingBackslash`
-    /// (always, once any byte was escaped) a backslash as `\\`.
+    /// `bytes` as text: valid UTF-8 as it is; otherwise every byte that is not part of a UTF-8
+    /// character as `\xHH` and every backslash as `\\`, so the bytes can be recovered.
     static func escape(_ bytes: [UInt8]) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         var text = ""
