@@ -11,11 +11,24 @@ final class MediaVersion: Sendable {
     /// The absolute path, for the media layer and for log lines.
     let shownAs: AbsolutePath
 
+    /// What a made file's number depends on besides its path: this version (FNV-1a of the source's
+    /// device, inode, size and modification time), so each version of a made file is its own inode
+    /// and the kernel never serves one version's bytes under another's size. Worked out once: every
+    /// made file of the version (a listing's dozens of thumbnails) keys by it.
+    let stamp: UInt64
+
     init(path: SourcePath, stat: SourceStat, info: MediaInfo, shownAs: AbsolutePath) {
         self.path = path
         self.stat = stat
         self.info = info
         self.shownAs = shownAs
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        let identity = stat.identity
+        for value in [identity.device, identity.inode, UInt64(bitPattern: identity.size),
+                      UInt64(bitPattern: identity.modificationNanoseconds)] {
+            withUnsafeBytes(of: value.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        }
+        stamp = hash
     }
 
     var identity: FileIdentity { stat.identity }
@@ -27,16 +40,4 @@ final class MediaVersion: Sendable {
 
     /// The original's name: the media folder's name.
     var fileName: Name { path.lastName }
-
-    /// What a made file's number depends on besides its path: this version (FNV-1a of the source's
-    /// device, inode, size and modification time), so each version of a made file is its own inode
-    /// and the kernel never serves one version's bytes under another's size.
-    var stamp: UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for value in [identity.device, identity.inode, UInt64(bitPattern: identity.size),
-                      UInt64(bitPattern: identity.modificationNanoseconds)] {
-            withUnsafeBytes(of: value.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
-        }
-        return hash
-    }
 }
