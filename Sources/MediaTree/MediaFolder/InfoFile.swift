@@ -1,7 +1,7 @@
 import MediaKit
 
 /// `info.json`: what the probe found, as one JSON document (`InfoDocument`).
-final class InfoFile: MadeFile, MediaFolderEntry {
+final class InfoFile: RenderedFile, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey
@@ -22,18 +22,11 @@ final class InfoFile: MadeFile, MediaFolderEntry {
         name == MediaFolderNames.info ? listed(in: folder, tree: tree).first : nil
     }
 
-    func size(in tree: MediaTree) throws -> Int { try document(in: tree).count }
+    var documentName: Name { MediaFolderNames.info }
 
-    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        reply(Result { try document(in: tree) })
-    }
-
-    /// Rendered once per version and name (a version's other names reuse its template).
-    private func document(in tree: MediaTree) throws -> [UInt8] {
-        let name = version.fileName
-        return try tree.documents.value(for: .init(identity: version.identity, document: MediaFolderNames.info, fileName: name)) {
-            try tree.infoTemplates.value(for: version.identity) { InfoDocument.template(version.info) }
-                .document(fileName: name)
-        }
+    /// A version's other names reuse its template.
+    func render(in tree: MediaTree) throws -> [UInt8] {
+        try tree.infoTemplates.value(for: version.identity) { InfoDocument.template(version.info) }
+            .document(fileName: version.fileName)
     }
 }

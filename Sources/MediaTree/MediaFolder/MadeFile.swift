@@ -43,3 +43,26 @@ extension NodeKey {
         self.init(kind: kind, path: version.path, names: names, stamp: version.stamp)
     }
 }
+
+/// A made file that is text rendered from its version (`info.json`, `chapters.json`,
+/// `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`): rendered once per version, name and
+/// original's name (`MediaTree.documents`), its size the rendering's length.
+protocol RenderedFile: MadeFile {
+    /// The file's name in its folder, which keys its rendering.
+    var documentName: Name { get }
+    /// The bytes, from the version alone.
+    func render(in tree: MediaTree) throws -> [UInt8]
+}
+
+extension RenderedFile {
+    func size(in tree: MediaTree) throws -> Int { try rendered(in: tree).count }
+
+    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        reply(Result { try rendered(in: tree) })
+    }
+
+    func rendered(in tree: MediaTree) throws -> [UInt8] {
+        let key = MediaTree.DocumentKey(identity: version.identity, document: documentName, fileName: version.fileName)
+        return try tree.documents.value(for: key) { try render(in: tree) }
+    }
+}

@@ -3,7 +3,7 @@ import MediaKit
 /// `storyboard.vtt` (WebVTT: a cue per interval, its payload the tile's sheet and rectangle) or
 /// `storyboard.m3u8` (an HLS image playlist: `#EXT-X-IMAGES-ONLY`, `#EXT-X-TILES` per sheet).
 /// Made from the layout alone; sheet names are relative, so the folder works wherever it is served.
-final class StoryboardTextFile: MadeFile {
+final class StoryboardTextFile: RenderedFile {
     enum Text: CaseIterable {
         case webVTT, hls
 
@@ -31,14 +31,9 @@ final class StoryboardTextFile: MadeFile {
         text == .webVTT ? layout.webVTTSize() : try rendered(in: tree).count
     }
 
-    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        reply(Result { try rendered(in: tree) })
-    }
+    var documentName: Name { text.name }
 
-    private func rendered(in tree: MediaTree) throws -> [UInt8] {
-        let key = MediaTree.DocumentKey(identity: version.identity, document: text.name, fileName: version.fileName)
-        return try tree.documents.value(for: key) {
-            Array((text == .webVTT ? layout.webVTT() : layout.hlsPlaylist()).utf8)
-        }
+    func render(in tree: MediaTree) throws -> [UInt8] {
+        Array((text == .webVTT ? layout.webVTT() : layout.hlsPlaylist()).utf8)
     }
 }
