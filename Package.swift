@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // FilePath: paths as the bytes the file system has, not as text (a name need not be UTF-8).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Deque: the kept results of `SharedWork` dropped oldest first in constant time.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // C modules: system libraries with small prefixed shims for what Swift cannot import.
@@ -44,6 +46,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             // The persistent caches (probe database, disk cache index) are the tree's, over SQLite.
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "DequeModule", package: "swift-collections"),
         ]),
         // The libfuse low-level adapter: ops table, replies, inode lookup counts, errno mapping.
         .target(name: "FuseBridge", dependencies: [

@@ -46,18 +46,18 @@ def decode(binary, film, times, timeout):
     return answers
 
 
-PASSTHROUGH_SOURCE = "/usr/share/doc/libfuse3-dev/examples/passthrough_ll.c"
+FUSE_FLOOR_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuse-floor.c")
 
 
-def compile_fuse_passthrough(work):
-    """Compiles libfuse's own low-level passthrough example (shipped by libfuse3-dev) into
-    WORK/passthrough_ll: the FUSE floor of a listing, a file system that only forwards each request
-    to the one below. Returns its path, or None where the example or the compiler is missing."""
-    if not os.path.exists(PASSTHROUGH_SOURCE) or shutil.which("gcc") is None or shutil.which("pkg-config") is None:
-        return None
-    binary = os.path.join(work, "passthrough_ll")
-    if not os.path.exists(binary):
-        flags = output(["pkg-config", "--cflags", "--libs", "fuse3"], timeout=30).split()
-        output(["gcc", "-O2", "-o", binary, PASSTHROUGH_SOURCE, "-I/usr/share/doc/libfuse3-dev/examples", *flags],
-               timeout=300)
+def compile_fuse_floor(work):
+    """Compiles bench/fuse-floor.c into WORK/fuse-floor: a read-only FUSE file system that serves a
+    tree from memory, speaking to the kernel as mediafs does (the C file says how): the FUSE floor
+    of a listing. Returns its path. Raises BenchError with what is missing."""
+    for tool in ("gcc", "pkg-config"):
+        if shutil.which(tool) is None:
+            raise BenchError(f"{tool} not found: the FUSE floor is compiled at bench time "
+                             "(apt-get install gcc pkg-config libfuse3-dev)")
+    flags = output(["pkg-config", "--cflags", "--libs", "fuse3"], timeout=30).split()
+    binary = os.path.join(work, "fuse-floor")
+    output(["gcc", "-O2", "-o", binary, FUSE_FLOOR_SOURCE, *flags], timeout=300)
     return binary

@@ -4,15 +4,22 @@ import MediaTree
 
 /// Folders: the listing is taken once at `opendir` and served by offset.
 extension FuseFileSystem {
+    /// A folder the tree lists from memory is answered here, on libfuse's thread; any other
+    /// waits its turn on a worker, as it may read the disk or probe.
     func opendir(_ inode: UInt64, info: FileInfo, request: Request) {
-        tree.list(inode) { result in
-            switch result {
-            case .success(let listing):
-                HandleSlot.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
-                request.reply(open: info.pointer)
-            case .failure(let error):
-                request.fail(error, "listing of inode \(inode)")
-            }
+        if let listing = tree.listAtOnce(inode) { return opened(inode, listing, info: info, request: request) }
+        async(request) { [self] request in
+            tree.list(inode) { [self] in opened(inode, $0, info: info, request: request) }
+        }
+    }
+
+    private func opened(_ inode: UInt64, _ listing: Result<[DirectoryEntry], Error>, info: FileInfo, request: Request) {
+        switch listing {
+        case .success(let listing):
+            HandleSlot.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
+            request.reply(open: info.pointer)
+        case .failure(let error):
+            request.fail(error, "listing of inode \(inode)")
         }
     }
 

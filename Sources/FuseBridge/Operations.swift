@@ -44,7 +44,7 @@ enum Operations {
         ops.opendir = { req, ino, fi in
             let request = Request(req!)
             let info = FileInfo(copying: fi!)
-            request.fileSystem.async(request) { $0.fileSystem.opendir(UInt64(ino), info: info, request: $0) }
+            request.fileSystem.opendir(UInt64(ino), info: info, request: request)
         }
         ops.readdir = { req, _, size, off, fi in
             let request = Request(req!)

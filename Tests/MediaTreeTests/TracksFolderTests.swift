@@ -38,6 +38,14 @@ import TestSupport
             #expect(attributes.inode == entry.inode && attributes.type == .regular && attributes.permissions == 0o444)
         }
         #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
+        // Once its pass is remembered, a listing carries each file's exact size: `ls -l` of the
+        // folder then needs no lookup per file.
+        let again = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
+        for entry in again {
+            let attributes = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + entry.name.escaped)
+            #expect(!entry.nameAndTypeOnly && entry.attributes == attributes)
+        }
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
     }
 
     @Test func preferredLanguagesComeFirstInTheListing() throws {

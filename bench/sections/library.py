@@ -1,11 +1,12 @@
 """library: `ls -lR` of a 10,000-file library: a first mount, and a remount over the same cache
-folder against the source, against the mount's own tree copied to the source's file system (the
-floor: that many entries listed without FUSE), and the first mount against ffprobe of every file."""
+folder against the source, against the mount's own tree copied to the source's file system (that
+many entries listed without FUSE) and against that copy served from memory through FUSE (the FUSE
+floor: bench/fuse-floor.c), and the first mount against ffprobe of every file."""
 
 import os
-import resource
 import shutil
 import subprocess
+import time
 
 import floor
 import media
@@ -31,7 +32,9 @@ def run(bench):
                   "file. The mount lists far more than the source: each media file is a folder with the original, "
                   "info.json, thumbs/ (a few dozen names), chapters/ and tracks/. So the remount is timed against its "
                   f"own tree copied as empty folders and files onto the source's file system ({fstype}): what `ls -lR` of "
-                  "that many entries costs without FUSE; and, beside it, against `ls -lR` of the source. The three "
+                  "that many entries costs without FUSE; against the same copy served from memory by a minimal FUSE "
+                  "file system (bench/fuse-floor.c: every answer from a table, the kernel spoken to as mediafs does), "
+                  "what any FUSE file system pays for this listing; and against `ls -lR` of the source. The four "
                   f"alternate. The first mount is set against `ffprobe` of every file (run {cpus} at a time on a sample "
                   "of at most 1,000 files).")
 
@@ -45,50 +48,60 @@ def run(bench):
         bench.note(ID, f"the mount shows {entries} entries, the source {source_entries}")
         bench.peak_rss(m, f"daemon after the first ls -lR of {size} media files")
 
-    # The FUSE floor: the same copy through libfuse's passthrough_ll example (attributes and
-    # names cached as long as ours are kept), what any FUSE file system pays for the listing.
-    passthrough = None
+    # The FUSE floor: the same copy served from memory by bench/fuse-floor.c, which answers
+    # every request from a table and speaks to the kernel as mediafs does: what any FUSE file
+    # system pays for this listing.
+    fuse_name = "the copy served from memory through FUSE (the FUSE floor, bench/fuse-floor.c)"
+    served = None
     try:
-        passthrough_bin = floor.compile_fuse_passthrough(bench.work)
+        served = FuseFloor(floor.compile_fuse_floor(bench.work), replica, os.path.join(bench.work, "mnt-fuse-floor"))
     except BenchError as error:
-        passthrough_bin = None
-        bench.note(ID, f"libfuse's passthrough_ll could not be compiled ({error}): no FUSE floor")
-    fuse_name = "the copy through libfuse's passthrough_ll example (the FUSE floor)"
-    # passthrough_ll keeps a descriptor open per inode it knows: one per entry of the tree, which
-    # the machine's limit on descriptors must allow.
-    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    if passthrough_bin and entries + 1000 > limit:
-        bench.note(ID, f"no FUSE floor: libfuse's passthrough_ll keeps a descriptor per inode, and this machine "
-                       f"allows {limit} (hard limit), fewer than the tree's {entries} entries")
-        passthrough_bin = None
-    if passthrough_bin:
-        passthrough = os.path.join(bench.work, "mnt-passthrough")
-        os.makedirs(passthrough, exist_ok=True)
-
-        def more_descriptors():
-            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-        subprocess.run([passthrough_bin, "-o", f"source={replica}", "-o", "cache=always", "-o", "timeout=86400",
-                        passthrough], check=True, timeout=60, preexec_fn=more_descriptors)
-
+        bench.note(ID, f"no FUSE floor: {error}")
     try:
-        remount(bench, lib, replica, passthrough, fuse_name, entries, source_entries, fstype, size)
+        remount(bench, lib, replica, served.mount_point if served else None, fuse_name, entries, source_entries,
+                fstype, size)
     finally:
-        if passthrough:
-            subprocess.run(["fusermount3", "-u", passthrough], timeout=60)
+        if served:
+            served.close()
     ffprobe_sample(bench, lib, replica, size, cpus)
 
 
-def remount(bench, lib, replica, passthrough, fuse_name, entries, source_entries, fstype, size):
+class FuseFloor:
+    """bench/fuse-floor.c serving `tree` on `mount_point` until `close`."""
+
+    def __init__(self, binary, tree, mount_point):
+        os.makedirs(mount_point, exist_ok=True)
+        self.mount_point = mount_point
+        self.process = subprocess.Popen([binary, tree, mount_point], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120  # reading 400,000 entries into memory first
+        while not os.path.ismount(mount_point):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.close()
+                raise BenchError(f"fuse-floor did not mount: {self.process.stderr.read().decode(errors='replace')}")
+            time.sleep(0.2)
+
+    def close(self):
+        if os.path.ismount(self.mount_point):
+            subprocess.run(["fusermount3", "-u", self.mount_point], timeout=60)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def remount(bench, lib, replica, fuse_floor, fuse_name, entries, source_entries, fstype, size):
     with bench.mount(lib, ID, keep=True) as m:
         label = "remount, ls -lR"
         copy_name = f"copy of the mount's tree on {fstype} (empty files)"
         peers = [Peer("direct", ["ls", "-lR", lib]), Peer(copy_name, ["ls", "-lR", replica]),
                  Peer("mount", ["ls", "-lR", m.mount_point])]
-        if passthrough:
-            peers.append(Peer(fuse_name, ["ls", "-lR", passthrough]))
+        if fuse_floor:
+            peers.append(Peer(fuse_name, ["ls", "-lR", fuse_floor]))
         t = bench.compare(ID, label, peers, min(bench.runs, 3), warmup=0)
         bench.ratio(ID, label, ("mount", t["mount"]), (copy_name, t[copy_name]), goal_max=REMOUNT_GOAL)
-        if passthrough:
+        if fuse_floor:
             bench.ratio(ID, label, ("mount", t["mount"]), (fuse_name, t[fuse_name]))
             bench.ratio(ID, label, (fuse_name, t[fuse_name]), (copy_name, t[copy_name]))
         bench.ratio(ID, label, ("mount", t["mount"]), ("direct", t["direct"]))

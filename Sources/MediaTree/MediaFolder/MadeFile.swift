@@ -55,14 +55,19 @@ protocol RenderedFile: MadeFile {
 }
 
 extension RenderedFile {
-    func size(in tree: MediaTree) throws -> Int { try rendered(in: tree).count }
+    func size(in tree: MediaTree) throws -> Int {
+        try tree.documentSizes.value(for: documentKey) { try rendered(in: tree).count }
+    }
 
     func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         reply(Result { try rendered(in: tree) })
     }
 
     func rendered(in tree: MediaTree) throws -> [UInt8] {
-        let key = MediaTree.DocumentKey(identity: version.identity, document: documentName, fileName: version.fileName)
-        return try tree.documents.value(for: key) { try render(in: tree) }
+        try tree.documents.value(for: documentKey) { try render(in: tree) }
+    }
+
+    var documentKey: MediaTree.DocumentKey {
+        MediaTree.DocumentKey(identity: version.identity, document: documentName, fileName: version.fileName)
     }
 }

@@ -24,3 +24,10 @@ extension MediaSubfolder {
     /// Where an entry of this folder called `name` is listed.
     func placement(of name: Name) -> Placement { Placement(parent: key, name: name) }
 }
+
+/// A media subfolder whose listing is worked out from its version in memory alone (the probe, the
+/// track plan, the settings): no file is read and nothing waits. While its source is unchanged, a
+/// listing of it is answered on the thread that received the request (`MediaTree.listAtOnce`);
+/// handing each of the tens of thousands of folders of a library's `ls -lR` to a worker thread
+/// cost a thread wake-up each.
+protocol ImmediateListing: MediaSubfolder {}

@@ -6,7 +6,7 @@ import MediaKit
 /// (WebVTT cues pointing into the sheets, `0001.jpg#xywh=…`) and `storyboard.m3u8` (the same
 /// tiles as an HLS image playlist). Every size is known from the probe (`StoryboardLayout`);
 /// listing makes nothing. Only for a file with a moving video.
-final class StoryboardFolder: MediaSubfolder, MediaFolderEntry {
+final class StoryboardFolder: ImmediateListing, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey

@@ -3,7 +3,7 @@ import MediaKit
 /// `thumbs/`: any frame of the video as an image, made when read. Lists a periodic set of names
 /// and the quarter boundaries (`ThumbnailListing`), in the mount's image format; any valid name
 /// resolves, listed or not. Only for a file with a video stream to take frames from.
-final class ThumbsFolder: MediaSubfolder, MediaFolderEntry {
+final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey

@@ -21,6 +21,14 @@ extension MediaTree {
     /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
     /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
     /// track and why) where the track could not be made.
+    /// The size of a track's file where its set is remembered (`TrackStore.remembered`): a
+    /// listing then carries it, and `ls -l` needs no lookup per track file. Nil otherwise.
+    func rememberedTrackSize(_ entry: TrackPlan.Entry, of version: MediaVersion) -> Int64? {
+        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
+        guard case .made(let file)? = tracks.remembered(key)?.outcome(group: entry.group, name: entry.name) else { return nil }
+        return file.size
+    }
+
     func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, skipMemory: Bool = false,
                    reply: @escaping Reply<CachedTrack>) {
         let plan = trackPlan(of: version)

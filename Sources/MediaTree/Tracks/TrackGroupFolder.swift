@@ -2,8 +2,8 @@ import MediaKit
 
 /// `tracks/audible/`, `legible/` or `visual/`: the group's track files, by stream, those in the
 /// reader's best matching language first (`TrackOrder`). Listing runs no pass: its entries carry
-/// their name and type only.
-final class TrackGroupFolder: MediaSubfolder {
+/// their name and type only, or their attributes where the pass is remembered (its sizes known).
+final class TrackGroupFolder: ImmediateListing {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey
@@ -34,10 +34,11 @@ final class TrackGroupFolder: MediaSubfolder {
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
             let file = TrackFile(folder: self, entry: entry)
+            let size = tree.rememberedTrackSize(entry, of: version)
             var attributes = tree.baseAttributes(of: file, stat: version.stat)
             attributes.permissions = 0o444
-            attributes.size = 0
-            return DirectoryEntry(name: file.placement!.name, attributes: attributes, nameAndTypeOnly: true)
+            attributes.size = size ?? 0
+            return DirectoryEntry(name: file.placement!.name, attributes: attributes, nameAndTypeOnly: size == nil)
         }
     }
 

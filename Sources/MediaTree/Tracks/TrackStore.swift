@@ -65,6 +65,12 @@ final class TrackStore: Sendable {
         })
     }
 
+    /// The set for `key` where it is remembered (made or found on disk earlier in this mount),
+    /// without looking further: nil otherwise.
+    func remembered(_ key: TrackSetKey) -> TrackSet? {
+        jobs.cache.value(for: key).flatMap { $0.isFresh ? $0 : nil }
+    }
+
     /// Passes queued or running.
     var inFlight: Int { jobs.inFlight }
 

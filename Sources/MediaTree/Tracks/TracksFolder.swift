@@ -2,7 +2,7 @@ import MediaKit
 
 /// `tracks/`: a folder per group that has files (`audible/`, `legible/`, `visual/`). Only for a
 /// file with a track to make.
-final class TracksFolder: MediaSubfolder, MediaFolderEntry {
+final class TracksFolder: ImmediateListing, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey

@@ -49,6 +49,16 @@ extension MediaTree {
         })
     }
 
+    /// The listing of the folder numbered `inode` where it can be made at once: a folder whose
+    /// listing needs memory alone (`ImmediateListing`) and whose source is unchanged (one `stat`).
+    /// Nil where the request must wait its turn on a worker (a source or media folder, which read
+    /// the disk and probe; a changed source, which is probed again): `list` answers those.
+    public func listAtOnce(_ inode: UInt64) -> Result<[DirectoryEntry], Error>? {
+        guard let folder = inodes.node(for: inode) as? any ImmediateListing,
+              sourceStat(folder.version.path)?.identity == folder.version.stat.identity else { return nil }
+        return Result { try folder.list(in: self) }
+    }
+
     /// Opens the file numbered `inode` for reading: at once for the source's files and documents,
     /// from the generation pool once an image is made, from the tracks pool once a track's pass is done.
     /// Errors: `TreeError.isDirectory`, `.notFound`, `.stale` (a made file of a version that is

@@ -32,6 +32,9 @@ public final class MediaTree: Sendable {
     let trackPlans = SharedWork<FileIdentity, TrackPlan>(capacity: 100_000)
     /// Rendered documents (`info.json`, `chapters.json`, `chapters.txt`) by source identity and name.
     let documents = SharedWork<DocumentKey, [UInt8]>(capacity: 4_096)
+    /// The sizes of rendered documents, for listings: a number each, so kept for many more
+    /// documents than their bytes (a library of 10,000 films lists 50,000), each listed once rendered.
+    let documentSizes = SharedWork<DocumentKey, Int>(capacity: 65_536)
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a

@@ -16,6 +16,9 @@ public struct SourcePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     public static func < (a: SourcePath, b: SourcePath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
+    /// The bytes in one piece, as `Name` hashes them.
+    public func hash(into hasher: inout Hasher) { hasher.combineBytes(of: bytes) }
+
     /// The path of `name` in this folder.
     public func appending(_ name: Name) -> SourcePath {
         SourcePath(bytes: isRoot ? name.bytes : bytes + [0x2F] + name.bytes)

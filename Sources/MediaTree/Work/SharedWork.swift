@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Synchronization
 
@@ -15,7 +16,9 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
 
     private let lock = NSCondition()
     private var done: [Key: Result<Value, Error>] = [:]
-    private var order: [Key] = []
+    /// Kept keys, oldest first: a `Deque`, as an array's `removeFirst` moved every key left at each
+    /// insertion once full (a listing of 10,000 films keeps a document per film).
+    private var order: Deque<Key> = []
     private var pending: [Key: Pending] = [:]
     private let capacity: Int
     private let keepsFailure: @Sendable (Error) -> Bool
@@ -61,11 +64,7 @@ final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
         }
         done[key] = result
         order.append(key)
-        if order.count > capacity {
-            let drop = order.count - capacity
-            for old in order.prefix(drop) { done[old] = nil }
-            order.removeFirst(drop)
-        }
+        while order.count > capacity { done[order.removeFirst()] = nil }
         lock.broadcast()
         lock.unlock()
         return try result.get()
