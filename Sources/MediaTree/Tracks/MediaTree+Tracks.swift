@@ -17,10 +17,6 @@ extension MediaTree {
         (try? trackPlans.value(for: version.identity) { TrackPlan(info: version.info) }) ?? TrackPlan(info: version.info)
     }
 
-    /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
-    /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
-    /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
-    /// track and why) where the track could not be made.
     /// The size of a track's file where its set is remembered (`TrackStore.remembered`): a
     /// listing then carries it, and `ls -l` needs no lookup per track file. Nil otherwise.
     func rememberedTrackSize(_ entry: TrackPlan.Entry, of version: MediaVersion) -> Int64? {
@@ -29,6 +25,10 @@ extension MediaTree {
         return file.size
     }
 
+    /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
+    /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
+    /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
+    /// track and why) where the track could not be made.
     func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, skipMemory: Bool = false,
                    reply: @escaping Reply<CachedTrack>) {
         let plan = trackPlan(of: version)

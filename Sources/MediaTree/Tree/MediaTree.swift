@@ -33,7 +33,8 @@ public final class MediaTree: Sendable {
     /// Rendered documents (`info.json`, `chapters.json`, `chapters.txt`) by source identity and name.
     let documents = SharedWork<DocumentKey, [UInt8]>(capacity: 4_096)
     /// The sizes of rendered documents, for listings: a number each, so kept for many more
-    /// documents than their bytes (a library of 10,000 films lists 50,000), each listed once rendered.
+    /// documents than their bytes (a library of 10,000 films lists 50,000), and a document is
+    /// rendered for its size only the first time it is listed.
     let documentSizes = SharedWork<DocumentKey, Int>(capacity: 65_536)
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)

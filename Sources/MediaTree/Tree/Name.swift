@@ -24,8 +24,8 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
 
     public static func < (a: Name, b: Name) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
-    /// The bytes hashed in one piece (an array of bytes hashes them one at a time: a listing keys
-    /// every entry's node by its names, and that was a tenth of the daemon's time in `ls -lR`).
+    /// The bytes hashed in one piece: an array of bytes hashes them one at a time, and a listing
+    /// keys every entry's node by its path and names (it showed in the daemon's profile of `ls -lR`).
     public func hash(into hasher: inout Hasher) { hasher.combineBytes(of: bytes) }
 
     /// `bytes` as text: valid UTF-8 as it is; otherwise every byte that is not part of a UTF-8
