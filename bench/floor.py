@@ -1,4 +1,5 @@
-"""floor.py: bench/decode-floor.c, compiled at bench time, and one run of it as a bench peer.
+"""floor.py: the floors, C programs compiled at bench time: bench/decode-floor.c and one run of it
+as a bench peer, and bench/fuse-floor.c (the FUSE floor under a listing; sections/library.py runs it).
 
 The floor is what a frame-accurate thumbnail cannot cost less than: the seek and the decoding of
 the frames an exact answer needs, with the daemon's decoder settings, and nothing else (the C
@@ -15,17 +16,24 @@ SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "decode-floor.
 LIBRARIES = ["libavformat", "libavcodec", "libavutil"]
 
 
+def compile_c(work, source, packages, missing, extra=()):
+    """Compiles `source` with gcc against the pkg-config `packages` into WORK/<its name without .c>;
+    returns its path. Raises BenchError naming the tool that is missing and `missing`, the apt
+    packages to install."""
+    for tool in ("gcc", "pkg-config"):
+        if shutil.which(tool) is None:
+            raise BenchError(f"{tool} not found: {os.path.basename(source)} is compiled at bench time "
+                             f"(apt-get install gcc pkg-config {missing})")
+    flags = output(["pkg-config", "--cflags", "--libs", *packages], timeout=30).split()
+    binary = os.path.join(work, os.path.basename(source)[:-len(".c")])
+    output(["gcc", "-O2", "-o", binary, source, *flags, *extra], timeout=300)
+    return binary
+
+
 def compile_floor(work):
     """Compiles decode-floor.c into WORK/decode-floor; returns its path. Raises BenchError with
     what is missing (gcc, pkg-config, the libav* development packages)."""
-    for tool in ("gcc", "pkg-config"):
-        if shutil.which(tool) is None:
-            raise BenchError(f"{tool} not found: the decode floor is compiled at bench time "
-                             "(apt-get install gcc pkg-config libavformat-dev libavcodec-dev libavutil-dev)")
-    flags = output(["pkg-config", "--cflags", "--libs", *LIBRARIES], timeout=30).split()
-    binary = os.path.join(work, "decode-floor")
-    output(["gcc", "-O2", "-o", binary, SOURCE, *flags, "-lm"], timeout=300)
-    return binary
+    return compile_c(work, SOURCE, LIBRARIES, "libavformat-dev libavcodec-dev libavutil-dev", ["-lm"])
 
 
 class Answer:
@@ -53,11 +61,4 @@ def compile_fuse_floor(work):
     """Compiles bench/fuse-floor.c into WORK/fuse-floor: a read-only FUSE file system that serves a
     tree from memory, speaking to the kernel as mediafs does (the C file says how): the FUSE floor
     of a listing. Returns its path. Raises BenchError with what is missing."""
-    for tool in ("gcc", "pkg-config"):
-        if shutil.which(tool) is None:
-            raise BenchError(f"{tool} not found: the FUSE floor is compiled at bench time "
-                             "(apt-get install gcc pkg-config libfuse3-dev)")
-    flags = output(["pkg-config", "--cflags", "--libs", "fuse3"], timeout=30).split()
-    binary = os.path.join(work, "fuse-floor")
-    output(["gcc", "-O2", "-o", binary, FUSE_FLOOR_SOURCE, *flags], timeout=300)
-    return binary
+    return compile_c(work, FUSE_FLOOR_SOURCE, ["fuse3"], "libfuse3-dev")

@@ -149,7 +149,6 @@ static void list(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, int 
         } else {
             size_t child = folder->children[i - 2];
             entry_of(child, &entry);
-            if (!plus) entry.ino = 0;
             name = nodes[child].name;
         }
         size_t needed = plus ? fuse_add_direntry_plus(req, buffer + used, size - used, name, &entry, i + 1)

@@ -6,10 +6,10 @@ floor: bench/fuse-floor.c), and the first mount against ffprobe of every file.""
 import os
 import shutil
 import subprocess
-import time
 
 import floor
 import media
+import mounts
 from measure import BenchError, Peer
 
 ID = "library"
@@ -74,16 +74,14 @@ class FuseFloor:
         self.mount_point = mount_point
         self.process = subprocess.Popen([binary, tree, mount_point], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120  # reading 400,000 entries into memory first
-        while not os.path.ismount(mount_point):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.close()
-                raise BenchError(f"fuse-floor did not mount: {self.process.stderr.read().decode(errors='replace')}")
-            time.sleep(0.2)
+        # It reads the whole tree (400,000 entries) into memory before it mounts.
+        mounts.wait_until(lambda: mounts.is_mounted(mount_point) or self.process.poll() is not None, 120, 0.2)
+        if not mounts.is_mounted(mount_point):
+            self.close()
+            raise BenchError(f"fuse-floor did not mount: {self.process.stderr.read().decode(errors='replace')}")
 
     def close(self):
-        if os.path.ismount(self.mount_point):
-            subprocess.run(["fusermount3", "-u", self.mount_point], timeout=60)
+        mounts.detach(self.mount_point)
         try:
             self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:

@@ -17,12 +17,11 @@ extension MediaTree {
         (try? trackPlans.value(for: version.identity) { TrackPlan(info: version.info) }) ?? TrackPlan(info: version.info)
     }
 
-    /// The size of a track's file where its set is remembered (`TrackStore.remembered`): a
-    /// listing then carries it, and `ls -l` needs no lookup per track file. Nil otherwise.
-    func rememberedTrackSize(_ entry: TrackPlan.Entry, of version: MediaVersion) -> Int64? {
-        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
-        guard case .made(let file)? = tracks.remembered(key)?.outcome(group: entry.group, name: entry.name) else { return nil }
-        return file.size
+    /// The set of the pass that makes `group`'s files of `version`, where it is remembered
+    /// (`TrackStore.remembered`): a listing then carries the files' sizes, and `ls -l` needs no
+    /// lookup per track file. Nil otherwise.
+    func rememberedTracks(_ group: TrackPlan.Group, of version: MediaVersion) -> TrackSet? {
+        tracks.remembered(TrackSetKey(identity: version.identity, visual: group == .visual))
     }
 
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache

@@ -32,9 +32,11 @@ final class TrackGroupFolder: ImmediateListing {
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
+        let remembered = tree.rememberedTracks(group, of: version)
+        return TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
             let file = TrackFile(folder: self, entry: entry)
-            let size = tree.rememberedTrackSize(entry, of: version)
+            var size: Int64?
+            if case .made(let made)? = remembered?.outcome(group: entry.group, name: entry.name) { size = made.size }
             var attributes = tree.baseAttributes(of: file, stat: version.stat)
             attributes.permissions = 0o444
             attributes.size = size ?? 0
