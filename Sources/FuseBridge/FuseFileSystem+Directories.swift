@@ -32,57 +32,51 @@ extension FuseFileSystem {
     /// up, which numbers it again (with the same number).
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
-        // Not zeroed: the kernel asks for as much as the reader's buffer (32 KiB for `ls`), and
-        // zeroing it was 7% of the daemon's time in `ls -lR`; only the `used` bytes written are sent.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
-        defer { buffer.deallocate() }
-        var used = 0
-        var index = Int(offset)
-        while index < handle.count {
-            let name: [UInt8]
-            var entry = fuse_entry_param()
-            if index < DirectoryHandle.dots {
-                name = index == 0 ? [0x2E, 0] : [0x2E, 0x2E, 0]
-                entry.attr.st_ino = ino_t(handle.inode)
-                entry.attr.st_mode = S_IFDIR
-            } else {
-                let listed = handle.listing[index - DirectoryHandle.dots]
-                name = listed.name.bytes + [0]
-                entry.attr = listed.attributes.stat
-                // An entry known by name and type only goes without attributes (node id 0): the
-                // kernel then lists it and caches nothing, and looks it up when someone stats it.
-                if plus && !listed.nameAndTypeOnly {
-                    entry.ino = fuse_ino_t(listed.inode)
-                    entry.generation = 1
-                    entry.attr_timeout = timeouts.attributes
-                    entry.entry_timeout = timeouts.entry
-                }
-            }
-            let next = off_t(index + 1)
-            let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
-            let needed = name.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { text in
-                    plus ? fuse_add_direntry_plus(request.raw, start, size - used, text.baseAddress!, &entry, next)
-                        : fuse_add_direntry(request.raw, start, size - used, text.baseAddress!, &entry.attr, next)
-                }
-            }
-            if used + needed > size { break }
-            if entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
-                // Dropped: the same entry as a name only, in the same space (the size of a
-                // readdirplus entry depends on its name alone).
-                entry.ino = 0
-                entry.generation = 0
-                entry.attr_timeout = 0
-                entry.entry_timeout = 0
-                _ = name.withUnsafeBufferPointer { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) {
-                        fuse_add_direntry_plus(request.raw, start, size - used, $0.baseAddress!, &entry, next)
+        // Not zeroed: only the `used` bytes written are sent (zeroing the kernel's 32 KiB was 7% of
+        // the daemon's time in `ls -lR`).
+        replyBuffers.withBuffer(size: size) { buffer in
+            var used = 0
+            var index = Int(offset)
+            while index < handle.count {
+                var entry = fuse_entry_param()
+                let next = off_t(index + 1)
+                let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
+                let needed: Int
+                if index < DirectoryHandle.dots {
+                    entry.attr.st_ino = ino_t(handle.inode)
+                    entry.attr.st_mode = S_IFDIR
+                    let name = index == 0 ? "." : ".."
+                    needed = plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                        : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+                } else {
+                    let listed = handle.listing[index - DirectoryHandle.dots]
+                    entry.attr = listed.attributes.stat
+                    // An entry known by name and type only goes without attributes (node id 0): the
+                    // kernel then lists it and caches nothing, and looks it up when someone stats it.
+                    if plus && !listed.nameAndTypeOnly {
+                        entry.ino = fuse_ino_t(listed.inode)
+                        entry.generation = 1
+                        entry.attr_timeout = timeouts.attributes
+                        entry.entry_timeout = timeouts.entry
+                    }
+                    needed = listed.name.withCString { name in
+                        var written = plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                            : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+                        if used + written <= size && entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
+                            // Dropped: the same entry as a name only, in the same space (the size of
+                            // a readdirplus entry depends on its name alone).
+                            entry = fuse_entry_param()
+                            entry.attr = listed.attributes.stat
+                            written = fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                        }
+                        return written
                     }
                 }
+                if used + needed > size { break }
+                used += needed
+                index += 1
             }
-            used += needed
-            index += 1
+            request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
         }
-        request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
     }
 }

@@ -28,6 +28,8 @@ public final class FuseFileSystem: Sendable {
     let logger: Logger
     let timeouts: Timeouts
     let lookups: LookupCounts
+    /// The buffers readdir replies are built in.
+    let replyBuffers = ReplyBuffers()
     /// Originals read by the kernel itself, where it can.
     let passthrough: Passthrough
     /// Tells the kernel what source changes made stale; give it to `MediaTree.watchSource(reportingTo:)`.

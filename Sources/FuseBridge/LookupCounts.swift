@@ -24,8 +24,13 @@ final class LookupCounts: Sendable {
     /// - Returns: false where the number was dropped: it must not be given to the kernel.
     func add(_ inode: UInt64) -> Bool {
         counts.withLock { counts in
+            // A number the kernel holds is numbered: it is dropped only here, once none is held.
+            if let held = counts.index(forKey: inode) {
+                counts.values[held] += 1
+                return true
+            }
             guard owner.isNumbered(inode) else { return false }
-            counts[inode, default: 0] += 1
+            counts[inode] = 1
             return true
         }
     }

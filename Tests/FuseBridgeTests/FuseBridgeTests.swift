@@ -82,3 +82,22 @@ import Testing
         #expect(folder.stat.st_mode & S_IFMT == S_IFDIR)
     }
 }
+
+@Suite struct ReplyBuffersTests {
+    @Test func aBufferIsUsedAgainAndGrowsToTheSizeAsked() {
+        let buffers = ReplyBuffers()
+        let first = buffers.withBuffer(size: 32_768) { buffer -> UnsafeMutableRawPointer? in
+            #expect(buffer.count == 32_768)
+            return buffer.baseAddress
+        }
+        #expect(buffers.withBuffer(size: 4_096) { $0.baseAddress } == first)
+        buffers.withBuffer(size: 65_536) { buffer in
+            #expect(buffer.count == 65_536)
+            buffer.storeBytes(of: 0xFF, toByteOffset: 65_535, as: UInt8.self)
+        }
+        // Two at once: two buffers.
+        buffers.withBuffer(size: 100) { outer in
+            buffers.withBuffer(size: 100) { inner in #expect(inner.baseAddress != outer.baseAddress) }
+        }
+    }
+}

@@ -2,7 +2,7 @@ import MediaKit
 
 /// `chapters/`: one image per listed chapter (its artwork, the cover, or a frame near its start),
 /// then `chapters.json` and `chapters.txt`. Only for a file whose default edition lists chapters.
-final class ChaptersFolder: MediaSubfolder, MediaFolderEntry {
+final class ChaptersFolder: MediaSubfolder, LastingListing, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey

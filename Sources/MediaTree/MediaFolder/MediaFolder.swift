@@ -1,7 +1,7 @@
 import MediaKit
 
 /// A media file shown as a folder: its entries are the kinds `MediaFolderEntries.kinds` lists.
-final class MediaFolder: FolderNode, ImmediateAttributes {
+final class MediaFolder: LastingListing, ImmediateAttributes {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey

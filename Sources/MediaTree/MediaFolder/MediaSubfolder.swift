@@ -29,5 +29,5 @@ extension MediaSubfolder {
 /// track plan, the settings): no file is read and nothing waits. While its source is unchanged, a
 /// listing of it is answered on the thread that received the request (`MediaTree.listAtOnce`);
 /// handing each of the tens of thousands of folders of a library's `ls -lR` to a worker thread
-/// cost a thread wake-up each.
-protocol ImmediateListing: MediaSubfolder {}
+/// cost a thread wake-up each. (Any lasting listing kept from before is answered there too.)
+protocol ImmediateListing: MediaSubfolder, LastingListing {}

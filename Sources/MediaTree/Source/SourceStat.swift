@@ -2,7 +2,7 @@ import Glibc
 import MediaKit
 
 /// What the tree needs to know of a source file or folder, from one `stat`.
-struct SourceStat: Sendable {
+struct SourceStat: Sendable, Equatable {
     var isDirectory: Bool
     var isRegular: Bool
     var identity: FileIdentity
@@ -36,4 +36,13 @@ struct SourceStat: Sendable {
             mode: UInt32(st.st_mode), uid: st.st_uid, gid: st.st_gid,
             accessTime: st.st_atim, modificationTime: st.st_mtim, changeTime: st.st_ctim)
     }
+
+    /// Every field the same (a listing made from one stat holds for the other).
+    static func == (a: SourceStat, b: SourceStat) -> Bool {
+        a.identity == b.identity && a.isDirectory == b.isDirectory && a.isRegular == b.isRegular && a.mode == b.mode
+            && a.uid == b.uid && a.gid == b.gid && same(a.accessTime, b.accessTime)
+            && same(a.modificationTime, b.modificationTime) && same(a.changeTime, b.changeTime)
+    }
+
+    private static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
 }

@@ -25,6 +25,7 @@ public final class InodeTable: Sendable {
     }
 
     private let state: Mutex<State>
+    private let removed = Atomic<UInt64>(0)
 
     init(root: any TreeNode) {
         var initial = State()
@@ -75,6 +76,7 @@ public final class InodeTable: Sendable {
         guard number != Self.rootNumber else { return }
         state.withLock { s in
             guard let node = s.byNumber.removeValue(forKey: number) else { return }
+            removed.add(1, ordering: .sequentiallyConsistent)
             let key = node.key
             s.byKey[key] = nil
             if var numbers = s.byPath[key.path] {
@@ -83,6 +85,10 @@ public final class InodeTable: Sendable {
             }
         }
     }
+
+    /// How many numbers were dropped since the mount: while it stays the same, every number given
+    /// still names the node it was given for (`KeptListings`).
+    var removals: UInt64 { removed.load(ordering: .sequentiallyConsistent) }
 
     /// The number of the node with `key`, if the table holds one; never makes one.
     public func existingNumber(for key: NodeKey) -> UInt64? {

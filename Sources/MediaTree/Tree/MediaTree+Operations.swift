@@ -44,19 +44,34 @@ extension MediaTree {
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ inode: UInt64, reply: @escaping Reply<[DirectoryEntry]>) {
         reply(Result {
+            let removals = inodes.removals
             guard let folder = try resolved(inode) as? any FolderNode else { throw TreeError.notDirectory }
-            return try folder.list(in: self)
+            guard let lasting = folder as? any LastingListing else { return try folder.list(in: self) }
+            return try listed(lasting, numbered: inode, removals: removals)
         })
     }
 
-    /// The listing of the folder numbered `inode` where it can be made at once: a folder whose
-    /// listing needs memory alone (`ImmediateListing`) and whose source is unchanged (one `stat`).
-    /// Nil where the request must wait its turn on a worker (a source or media folder, which read
-    /// the disk and probe; a changed source, which is probed again): `list` answers those.
+    /// The listing of the folder numbered `inode` where it can be had at once, its source unchanged
+    /// (one `stat`): kept from before (`KeptListings`), or made from memory alone (`ImmediateListing`).
+    /// Nil where the request must wait its turn on a worker (a source folder, which reads the disk;
+    /// a media folder or `chapters/` not listed before, which may read the file or the probe
+    /// database; a changed source, which is probed again): `list` answers those.
     public func listAtOnce(_ inode: UInt64) -> Result<[DirectoryEntry], Error>? {
-        guard let folder = inodes.node(for: inode) as? any ImmediateListing,
+        let removals = inodes.removals
+        guard let folder = inodes.node(for: inode) as? any LastingListing,
               sourceStat(folder.version.path)?.identity == folder.version.stat.identity else { return nil }
-        return Result { try folder.list(in: self) }
+        if let kept = listings.listing(of: inode, stat: folder.version.stat, removals: removals) { return .success(kept) }
+        return folder is any ImmediateListing ? Result { try listed(folder, numbered: inode, removals: removals) } : nil
+    }
+
+    /// `folder`'s listing, made, and kept where every entry has its attributes; `removals` is the
+    /// table's count before it was made.
+    private func listed(_ folder: any LastingListing, numbered inode: UInt64, removals: UInt64) throws -> [DirectoryEntry] {
+        let entries = try folder.list(in: self)
+        if !entries.contains(where: \.nameAndTypeOnly) {
+            listings.keep(entries, of: inode, stat: folder.version.stat, removals: removals)
+        }
+        return entries
     }
 
     /// Opens the file numbered `inode` for reading: at once for the source's files and documents,
@@ -106,6 +121,7 @@ extension MediaTree {
     /// Seen again, the node is numbered again, with the same number (`InodeTable`).
     public func drop(_ inode: UInt64) {
         inodes.remove(inode)
+        listings.forget(inode)
         openedVersions.forget([inode])
     }
 }

@@ -36,6 +36,8 @@ public final class MediaTree: Sendable {
     /// documents than their bytes (a library of 10,000 films lists 50,000), and a document is
     /// rendered for its size only the first time it is listed.
     let documentSizes = SharedWork<DocumentKey, Int>(capacity: 65_536)
+    /// The listings of folders made from a version alone, kept while it stays (`KeptListings`).
+    let listings = KeptListings()
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a

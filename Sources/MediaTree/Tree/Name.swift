@@ -28,6 +28,16 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
     /// keys every entry's node by its path and names (it showed in the daemon's profile of `ls -lR`).
     public func hash(into hasher: inout Hasher) { hasher.combineBytes(of: bytes) }
 
+    /// Calls `body` with the name as a NUL-terminated C string, made on the stack (a listing hands
+    /// the kernel hundreds of thousands of names: no allocation each).
+    public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(text).copyMemory(from: $0) }
+            text[bytes.count] = 0
+            return try body(text.baseAddress!)
+        }
+    }
+
     /// `bytes` as text: valid UTF-8 as it is; otherwise every byte that is not part of a UTF-8
     /// character as `\xHH` and every backslash as `\\`, so the bytes can be recovered.
     static func escape(_ bytes: [UInt8]) -> String {
