@@ -13,16 +13,22 @@ import TestSupport
 struct ForgettingTests {
     /// 3,000 names in `thumbs/` (any time is a name) grow the daemon's table by 3,000; once the
     /// kernel forgets them, the table is back to what it was, and each name has its number again.
+    /// The listings kept of the folders listed go with the folders' numbers.
     @Test func theDaemonForgetsWhatTheKernelForgets() throws {
         try LibraryMount.with("forget") { library in
             let result = try Command.python(#"""
             import json, os, sys, time
             root, thumbs = sys.argv[1], sys.argv[1] + "/feature-1080p.mp4/thumbs"
+            def stats():
+                return json.loads(os.getxattr(root, "user.mediafs.stats"))
             def inodes():
-                return json.loads(os.getxattr(root, "user.mediafs.stats"))["inodes"]
+                return stats()["inodes"]
             names = [f"at-{i / 1000:.3f}s.png" for i in range(3000)]
             before = inodes()
             first = {name: os.stat(f"{thumbs}/{name}") for name in names}
+            os.listdir(root + "/feature-1080p.mp4")
+            os.listdir(thumbs)
+            kept = stats()["listings_kept"]
             grown = inodes()
             with open("/proc/sys/vm/drop_caches", "w") as f:
                 f.write("2")
@@ -30,9 +36,10 @@ struct ForgettingTests {
             while inodes() > before + 20 and time.monotonic() < deadline:
                 time.sleep(0.05)
             forgotten = inodes()
+            kept_after = stats()["listings_kept"]
             again = {name: os.stat(f"{thumbs}/{name}") for name in names}
             print(json.dumps({
-                "before": before, "grown": grown, "forgotten": forgotten,
+                "before": before, "grown": grown, "forgotten": forgotten, "kept": kept, "kept_after": kept_after,
                 "sizes": len({st.st_size for st in first.values()}),
                 "same_numbers": all(again[n].st_ino == first[n].st_ino for n in names),
                 "distinct_numbers": len({st.st_ino for st in first.values()}),
@@ -43,6 +50,7 @@ struct ForgettingTests {
             let number = { (key: String) in figures[key] as? Int ?? -1 }
             #expect(number("grown") >= number("before") + 3000, "\(figures)")
             #expect(number("forgotten") <= number("before") + 20, "\(figures)")
+            #expect(number("kept") >= 2 && number("kept_after") < number("kept"), "\(figures)")
             #expect(number("sizes") == 1 && number("distinct_numbers") == 3000, "\(figures)")
             #expect(figures["same_numbers"] as? Bool == true, "\(figures)")
         }

@@ -41,6 +41,7 @@ extension MediaTree {
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
             ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
             ("inodes", inodes.count),
+            ("listings_kept", listings.count),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
