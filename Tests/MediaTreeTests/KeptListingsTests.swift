@@ -17,7 +17,7 @@ import TestSupport
         let again = try #require(fixture.tree.listAtOnce(folder.inode)).get()
         #expect(again == listed && again.names == listed.names)
         #expect(fixture.media.total == work)
-        // `chapters/` alike, and the folders listed from memory keep theirs from their first listing.
+        // A folder listed from memory keeps its listing from the first one.
         let thumbs = try fixture.lookup("feature-1080p.mp4/thumbs")
         let first = try #require(fixture.tree.listAtOnce(thumbs.inode)).get()
         #expect(fixture.tree.listings.listing(of: thumbs.inode, stat: try stat(fixture, "feature-1080p.mp4"),
