@@ -41,13 +41,16 @@ extension FuseFileSystem {
                 var entry = fuse_entry_param()
                 let next = off_t(index + 1)
                 let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
+                /// Writes `name` with `entry` at `start` if it fits; the bytes it takes either way.
+                func add(_ name: UnsafePointer<CChar>) -> Int {
+                    plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                        : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+                }
                 let needed: Int
                 if index < DirectoryHandle.dots {
                     entry.attr.st_ino = ino_t(handle.inode)
                     entry.attr.st_mode = S_IFDIR
-                    let name = index == 0 ? "." : ".."
-                    needed = plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
-                        : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+                    needed = add(index == 0 ? "." : "..")
                 } else {
                     let listed = handle.listing[index - DirectoryHandle.dots]
                     entry.attr = listed.attributes.stat
@@ -60,14 +63,13 @@ extension FuseFileSystem {
                         entry.entry_timeout = timeouts.entry
                     }
                     needed = listed.name.withCString { name in
-                        var written = plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
-                            : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
+                        let written = add(name)
                         if used + written <= size && entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
                             // Dropped: the same entry as a name only, in the same space (the size of
                             // a readdirplus entry depends on its name alone).
                             entry = fuse_entry_param()
                             entry.attr = listed.attributes.stat
-                            written = fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
+                            return add(name)
                         }
                         return written
                     }
