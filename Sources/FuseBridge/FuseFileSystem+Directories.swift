@@ -50,7 +50,7 @@ extension FuseFileSystem {
                 if index < DirectoryHandle.dots {
                     entry.attr.st_ino = ino_t(handle.inode)
                     entry.attr.st_mode = S_IFDIR
-                    needed = add(index == 0 ? "." : "..")
+                    needed = DirectoryHandle.dotNames[index].withCString(add)
                 } else {
                     let listed = handle.listing[index - DirectoryHandle.dots]
                     entry.attr = listed.attributes.stat

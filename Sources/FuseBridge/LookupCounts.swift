@@ -13,7 +13,7 @@ import Synchronization
 /// however a lookup and a forget of the same node interleave; the caller asks the tree again,
 /// which numbers the node again (a node's number is a hash of what it stands for: the same one).
 final class LookupCounts: Sendable {
-    private let counts = Mutex<[UInt64: UInt64]>([:])
+    private let counts = Mutex(NumberCounts())
     private let owner: any NumberOwner
 
     init(owner: any NumberOwner) {
@@ -25,12 +25,9 @@ final class LookupCounts: Sendable {
     func add(_ inode: UInt64) -> Bool {
         counts.withLock { counts in
             // A number the kernel holds is numbered: it is dropped only here, once none is held.
-            if let held = counts.index(forKey: inode) {
-                counts.values[held] += 1
-                return true
-            }
+            if counts.increment(inode) { return true }
             guard owner.isNumbered(inode) else { return false }
-            counts[inode] = 1
+            counts.set(inode, to: 1)
             return true
         }
     }
@@ -40,9 +37,9 @@ final class LookupCounts: Sendable {
         counts.withLock { counts in
             guard let held = counts[inode] else { return }
             if held > count {
-                counts[inode] = held - count
+                counts.set(inode, to: held - count)
             } else {
-                counts[inode] = nil
+                counts.set(inode, to: 0)
                 owner.drop(inode)
             }
         }

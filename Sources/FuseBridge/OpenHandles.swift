@@ -16,6 +16,7 @@ final class DirectoryHandle: Sendable {
 
     /// Entries served before the listing: "." and "..".
     static let dots = 2
+    static let dotNames: [Name] = [".", ".."]
     var count: Int { listing.count + Self.dots }
 }
 

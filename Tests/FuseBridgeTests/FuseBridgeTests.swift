@@ -68,6 +68,50 @@ import Testing
     }
 }
 
+@Suite struct NumberCountsTests {
+    /// Random sets and removals (a small range, so numbers share probe runs and the table grows),
+    /// checked after each against a dictionary.
+    @Test func agreesWithADictionaryThroughGrowthAndRemovals() {
+        var table = NumberCounts()
+        var model: [UInt64: UInt64] = [:]
+        var random = SystemRandomNumberGenerator()
+        for step in 0..<60_000 {
+            let number = UInt64.random(in: 1...3_000, using: &random)
+            switch step % 5 {
+            case 0, 1:
+                let value = UInt64.random(in: 1...4, using: &random)
+                table.set(number, to: value)
+                model[number] = value
+            case 2:
+                #expect(table.increment(number) == (model[number] != nil))
+                if let held = model[number] { model[number] = held + 1 }
+            default:
+                table.set(number, to: 0)
+                model[number] = nil
+            }
+            if step % 1_000 == 0 || step > 59_000 {
+                #expect(table.count == model.count)
+                for probe in UInt64(1)...3_000 where table[probe] != model[probe] {
+                    Issue.record("step \(step): \(probe) counted \(String(describing: table[probe])), expected \(String(describing: model[probe]))")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func holdsHashedNumbersOfAWholeLibrary() {
+        var table = NumberCounts()
+        // Numbers as the inode table gives them: 63-bit hashes.
+        let numbers = (0..<200_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 & InodeTable.numberMask | 2 }
+        for number in numbers { table.set(number, to: 1) }
+        #expect(numbers.allSatisfy { table.increment($0) })
+        #expect(table.count == Set(numbers).count)
+        for number in numbers.prefix(100_000) { table.set(number, to: 0) }
+        #expect(numbers.prefix(100_000).allSatisfy { table[$0] == nil })
+        #expect(numbers.dropFirst(100_000).allSatisfy { table[$0] == 2 })
+    }
+}
+
 @Suite struct AttributesStatTests {
     @Test func statCarriesTypeModeSizeAndTimes() {
         let time = timespec(tv_sec: 1_700_000_000, tv_nsec: 123)

@@ -15,6 +15,11 @@ extension MediaTree {
         SourceStat.read(absolute(path), root: resolvedRoot)
     }
 
+    /// The stat of the source entry `version` was made from, as it is now (its path is made once).
+    func sourceStat(of version: MediaVersion) -> SourceStat? {
+        SourceStat.read(version.shownAs, root: resolvedRoot)
+    }
+
     /// The node the source entry at `path` is now (a folder, a media folder or a plain file), listed
     /// in the folder `parent` as `path.lastName`; nil where there is nothing to show. Probes a
     /// media-named file (once per version), after it has settled (`settledStat`).

@@ -112,7 +112,13 @@ public final class MediaTree: Sendable {
 
     /// The absolute path of the source entry at `path`.
     func absolute(_ path: SourcePath) -> AbsolutePath {
-        AbsolutePath(bytes: path.isRoot ? rootBytes : rootBytes + [0x2F] + path.bytes)
+        guard !path.isRoot else { return AbsolutePath(bytes: rootBytes) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(rootBytes.count + 1 + path.bytes.count)
+        bytes += rootBytes
+        bytes.append(0x2F)
+        bytes += path.bytes
+        return AbsolutePath(bytes: bytes)
     }
 
     /// The node numbered `inode`, brought up to date with the source (and kept so in the table).

@@ -30,6 +30,7 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
 
     /// Calls `body` with the name as a NUL-terminated C string, made on the stack (a listing hands
     /// the kernel hundreds of thousands of names: no allocation each).
+    @inlinable
     public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
             bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(text).copyMemory(from: $0) }

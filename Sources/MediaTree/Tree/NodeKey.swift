@@ -8,23 +8,24 @@
 public struct NodeKey: Hashable, Sendable {
     /// The kind of node: a short fixed name per type (`"thumbnail"`, `"track"`, …), hashed into the
     /// number, so it must never change for a kind that exists.
-    public var kind: String
-    public var path: SourcePath
-    public var names: [Name]
+    public let kind: String
+    public let path: SourcePath
+    public let names: [Name]
     /// 0, or what the node's number depends on besides its path: the source file behind a node read
     /// through (a file replaced by another gets a new number, as on a disk), or the version of the
     /// source a made file was made from (see `MadeFile`).
-    public var stamp: UInt64
+    public let stamp: UInt64
+    /// 64-bit FNV-1a of the key: the same in every process (unlike `hashValue`, seeded per process).
+    /// Worked out once: it is also what the key hashes as in a dictionary, so the inode table's
+    /// tables of 400,000 keys hash one word per key, and growing them rehashes no bytes (hashing
+    /// every path and name was a fifth of the daemon's first `ls -lR` after a remount).
+    let stableHash: UInt64
 
     public init(kind: String, path: SourcePath, names: [Name] = [], stamp: UInt64 = 0) {
         self.kind = kind
         self.path = path
         self.names = names
         self.stamp = stamp
-    }
-
-    /// 64-bit FNV-1a of the key: the same in every process (unlike `hashValue`, seeded per process).
-    var stableHash: UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
             for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -38,7 +39,14 @@ public struct NodeKey: Hashable, Sendable {
             add(CollectionOfOne(0))
         }
         withUnsafeBytes(of: stamp.littleEndian) { add($0) }
-        return hash
+        stableHash = hash
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(stableHash) }
+
+    /// The hashes first: keys that differ nearly always differ there.
+    public static func == (a: NodeKey, b: NodeKey) -> Bool {
+        a.stableHash == b.stableHash && a.stamp == b.stamp && a.kind == b.kind && a.path == b.path && a.names == b.names
     }
 }
 

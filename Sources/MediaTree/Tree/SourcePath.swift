@@ -50,10 +50,13 @@ public struct SourcePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 struct AbsolutePath: Sendable, CustomStringConvertible {
     var bytes: [UInt8]
 
-    /// Calls `body` with the path as a NUL-terminated C string.
+    /// Calls `body` with the path as a NUL-terminated C string, made on the stack where it fits
+    /// (`opendir` stats a media file's path each time: no allocation each).
     func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes + [0]).withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(text).copyMemory(from: $0) }
+            text[bytes.count] = 0
+            return try body(text.baseAddress!)
         }
     }
 
