@@ -29,6 +29,30 @@ import TestSupport
         }
     }
 
+    /// The same for the chapter documents: `chapters.json` names each link and is the same
+    /// otherwise, `chapters.txt` (no name in it) is the same for all; sizes are the sizes read.
+    @Test func chaptersOfHardLinksNameEachLink() throws {
+        let fixture = try TreeFixture()
+        let names = ["feature-1080p.mp4", #"a "quoted" \ back\slash.mp4"#, "tab\there é ü 日本.mp4"]
+        for name in names.dropFirst() {
+            #expect(link(fixture.path("feature-1080p.mp4"), fixture.path(name)) == 0, "\(name)")
+        }
+        var others: NSDictionary?
+        var text: [UInt8]?
+        for name in names {
+            let json = try fixture.read(name + "/chapters/chapters.json")
+            #expect(try fixture.lookup(name + "/chapters/chapters.json").size == Int64(json.count), "\(name)")
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+            #expect(document["file"] as? String == name)
+            #expect((document["chapters"] as? [Any])?.isEmpty == false)
+            document["file"] = nil
+            if let others { #expect(others == document as NSDictionary, "\(name)") } else { others = document as NSDictionary }
+            let ogm = try fixture.read(name + "/chapters/chapters.txt")
+            #expect(try fixture.lookup(name + "/chapters/chapters.txt").size == Int64(ogm.count), "\(name)")
+            if let text { #expect(ogm == text, "\(name)") } else { text = ogm }
+        }
+    }
+
     @Test func plainFilesPassThrough() throws {
         let fixture = try TreeFixture()
         let notes = try fixture.lookup("notes.txt")

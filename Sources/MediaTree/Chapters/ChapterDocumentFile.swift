@@ -26,13 +26,21 @@ final class ChapterDocumentFile: RenderedFile {
     }
 
     var documentName: Name { document.name }
+    var holdsOriginalName: Bool { document == .json }
 
+    /// The JSON document is the same for every name of a version but for `file`: a version's
+    /// other names fill in its `NameGap`.
     func render(in tree: MediaTree) throws -> [UInt8] {
         guard document == .json else { return ChapterDocuments.ogm(listing) }
-        let images = listing.entries.map { entry in
-            tree.listedFormat(of: entry, in: version).map { entry.name($0).escaped }
+        let json = { (fileName: String) -> [UInt8] in
+            let images = self.listing.entries.map { entry in
+                tree.listedFormat(of: entry, in: self.version).map { entry.name($0).escaped }
+            }
+            return ChapterDocuments.json(self.listing, fileName: fileName, preferred: tree.settings.preferredLanguages,
+                                         imageNames: images)
         }
-        return ChapterDocuments.json(listing, fileName: version.fileName.escaped,
-                                     preferred: tree.settings.preferredLanguages, imageNames: images)
+        let fileName = version.fileName.escaped
+        let gap = try tree.chapterDocumentGaps.value(for: version.identity) { NameGap(json) }
+        return gap?.filled(with: fileName) ?? json(fileName)
     }
 }

@@ -3,13 +3,11 @@ import MediaKit
 
 /// `info.json`: the probe as one tidy JSON document (see Docs/LAYOUT.md).
 enum InfoDocument {
-    /// The document of one probe with a gap where the file's name goes: encoded once per version
-    /// of a file however many names it has (hard links; a library of copies of a few films lists
-    /// thousands of `info.json` whose sizes all need the document).
+    /// The document of one probe with a gap where the file's name goes (`NameGap`): encoded once
+    /// per version of a file however many names it has.
     struct Template: Sendable {
-        /// The bytes before the name's JSON string, and after it.
-        let head: [UInt8]
-        let tail: [UInt8]
+        /// nil where the probe holds the placeholder: each name's document is encoded whole.
+        let gap: NameGap?
         /// The probe, for a name that is not UTF-8 (its document has one field more).
         let info: MediaInfo
 
@@ -19,29 +17,22 @@ enum InfoDocument {
         /// numbers, so the document stays valid UTF-8 and the name can be recovered.
         func document(fileName: Name) -> [UInt8] {
             guard let text = fileName.string else {
-                return InfoDocument.encode(Document(file: fileName.escaped, fileBytes: fileName.bytes, container: info.container,
-                                                    streams: info.streams, chapters: info.chapters, tags: info.tags))
-                    + [UInt8(ascii: "\n")]
+                return InfoDocument.document(info, file: fileName.escaped, fileBytes: fileName.bytes)
             }
-            return head + InfoDocument.encode(text) + tail
+            return gap?.filled(with: text) ?? InfoDocument.document(info, file: text)
         }
     }
 
     /// The template of `info`'s document.
     static func template(_ info: MediaInfo) -> Template {
-        let document = Document(file: placeholder, container: info.container, streams: info.streams,
-                                chapters: info.chapters, tags: info.tags)
-        let bytes = encode(document) + [UInt8(ascii: "\n")]
-        let gap = encode(placeholder)
-        // No string from a file holds the placeholder (control characters and a fixed random tag).
-        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: gap) }) else {
-            preconditionFailure("the placeholder is missing from the encoded document")
-        }
-        return Template(head: Array(bytes[..<start]), tail: Array(bytes[(start + gap.count)...]), info: info)
+        Template(gap: NameGap { document(info, file: $0) }, info: info)
     }
 
-    /// A name no file has: control characters, a fixed random tag.
-    private static let placeholder = "\u{1}mediafs-file-name-5b3d4c8e-a6f0-2d4b\u{1}"
+    /// `info`'s document with `file` (and `fileBytes`, for a name that is not UTF-8).
+    private static func document(_ info: MediaInfo, file: String, fileBytes: [UInt8]? = nil) -> [UInt8] {
+        encode(Document(file: file, fileBytes: fileBytes, container: info.container, streams: info.streams,
+                        chapters: info.chapters, tags: info.tags)) + [UInt8(ascii: "\n")]
+    }
 
     /// Encodes `value` as the document is encoded: pretty, keys sorted and in snake case, slashes
     /// kept. Encoding plain values cannot fail; a failure here is a programming error.

@@ -23,6 +23,7 @@ final class InfoFile: RenderedFile, MediaFolderEntry {
     }
 
     var documentName: Name { MediaFolderNames.info }
+    var holdsOriginalName: Bool { true }
 
     /// A version's other names reuse its template.
     func render(in tree: MediaTree) throws -> [UInt8] {

@@ -45,11 +45,15 @@ extension NodeKey {
 }
 
 /// A made file that is text rendered from its version (`info.json`, `chapters.json`,
-/// `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`): rendered once per version, name and
-/// original's name (`MediaTree.documents`), its size the rendering's length.
+/// `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`): rendered once per version and name, and
+/// per original's name where the text holds it (`MediaTree.documents`), its size the rendering's
+/// length.
 protocol RenderedFile: MadeFile {
     /// The file's name in its folder, which keys its rendering.
     var documentName: Name { get }
+    /// Whether the text holds the original's name (`info.json`, `chapters.json`): then each name of
+    /// a version (hard links) has its own; otherwise one rendering serves them all.
+    var holdsOriginalName: Bool { get }
     /// The bytes, from the version alone.
     func render(in tree: MediaTree) throws -> [UInt8]
 }
@@ -68,6 +72,7 @@ extension RenderedFile {
     }
 
     var documentKey: MediaTree.DocumentKey {
-        MediaTree.DocumentKey(identity: version.identity, document: documentName, fileName: version.fileName)
+        MediaTree.DocumentKey(identity: version.identity, document: documentName,
+                              fileName: holdsOriginalName ? version.fileName : Name(bytes: []))
     }
 }

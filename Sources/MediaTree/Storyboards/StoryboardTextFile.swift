@@ -32,6 +32,7 @@ final class StoryboardTextFile: RenderedFile {
     }
 
     var documentName: Name { text.name }
+    var holdsOriginalName: Bool { false }
 
     func render(in tree: MediaTree) throws -> [UInt8] {
         Array((text == .webVTT ? layout.webVTT() : layout.hlsPlaylist()).utf8)

@@ -40,6 +40,8 @@ public final class MediaTree: Sendable {
     let listings = KeptListings()
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)
+    /// Each version's `chapters.json` without its name (`NameGap`; nil where it cannot be split).
+    let chapterDocumentGaps = SharedWork<FileIdentity, NameGap?>(capacity: 4_096)
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter.
     let chapterListings = SharedWork<FileIdentity, ChapterListing?>(capacity: 10_000)
@@ -62,7 +64,8 @@ public final class MediaTree: Sendable {
         var identity: FileIdentity
         /// Which document: its name in the media folder.
         var document: Name
-        /// The original's name, which documents hold (a version may have several: hard links).
+        /// The original's name, for a document that holds it (a version may have several: hard
+        /// links); empty for one that does not (`RenderedFile.holdsOriginalName`).
         var fileName: Name
     }
 
