@@ -18,7 +18,7 @@ public struct NodeKey: Hashable, Sendable {
     /// 64-bit FNV-1a of the key: the same in every process (unlike `hashValue`, seeded per process).
     /// Worked out once: it is also what the key hashes as in a dictionary, so the inode table's
     /// tables of 400,000 keys hash one word per key, and growing them rehashes no bytes (hashing
-    /// every path and name was a fifth of the daemon's first `ls -lR` after a remount).
+    /// every path and name was a tenth of the daemon's first `ls -lR` after a remount).
     let stableHash: UInt64
 
     public init(kind: String, path: SourcePath, names: [Name] = [], stamp: UInt64 = 0) {
