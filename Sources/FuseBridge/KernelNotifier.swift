@@ -66,17 +66,14 @@ public final class KernelNotifier: InvalidationSink {
     /// detach). A name that is gone is dropped by that lookup. Kernels before 6.2 cannot expire only
     /// (ENOSYS): then the name is invalidated.
     private func notifyEntry(_ session: OpaquePointer, parent: UInt64, name: Name) -> Int32 {
-        (name.bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                let text = chars.baseAddress!
-                let length = name.bytes.count
-                if !expiryUnsupported.load(ordering: .relaxed) {
-                    let result = fuse_lowlevel_notify_expire_entry(session, fuse_ino_t(parent), text, length, FUSE_LL_EXPIRE_ONLY)
-                    if result != -ENOSYS { return result }
-                    expiryUnsupported.store(true, ordering: .relaxed)
-                }
-                return fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), text, length)
+        name.withCString { text in
+            let length = name.bytes.count
+            if !expiryUnsupported.load(ordering: .relaxed) {
+                let result = fuse_lowlevel_notify_expire_entry(session, fuse_ino_t(parent), text, length, FUSE_LL_EXPIRE_ONLY)
+                if result != -ENOSYS { return result }
+                expiryUnsupported.store(true, ordering: .relaxed)
             }
+            return fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), text, length)
         }
     }
 

@@ -15,8 +15,8 @@ final class DirectoryHandle: Sendable {
     }
 
     /// Entries served before the listing: "." and "..".
-    static let dots = 2
     static let dotNames: [Name] = [".", ".."]
+    static let dots = dotNames.count
     var count: Int { listing.count + Self.dots }
 }
 

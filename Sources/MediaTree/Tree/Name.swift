@@ -32,6 +32,13 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
     /// the kernel hundreds of thousands of names: no allocation each).
     @inlinable
     public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try Self.withCString(bytes, body)
+    }
+
+    /// Calls `body` with `bytes` (a name's, a path's) as a NUL-terminated C string, made on the
+    /// stack where it fits.
+    @inlinable
+    static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
             bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(text).copyMemory(from: $0) }
             text[bytes.count] = 0

@@ -53,18 +53,10 @@ struct AbsolutePath: Sendable, CustomStringConvertible {
     /// Calls `body` with the path as a NUL-terminated C string, made on the stack where it fits
     /// (`opendir` stats a media file's path each time: no allocation each).
     func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
-            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(text).copyMemory(from: $0) }
-            text[bytes.count] = 0
-            return try body(text.baseAddress!)
-        }
+        try Name.withCString(bytes, body)
     }
 
     /// As the media layer takes a path: its bytes, whatever they are.
-    var filePath: FilePath {
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { FilePath(platformString: $0.baseAddress!) }
-        }
-    }
+    var filePath: FilePath { withCString { FilePath(platformString: $0) } }
     var description: String { Name.escape(bytes) }
 }
