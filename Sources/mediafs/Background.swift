@@ -7,27 +7,15 @@ import Glibc
 enum Background {
     /// Starts the daemon and returns once the mount answers.
     /// - Throws: `ExitCode(1)` after printing why when the daemon fails or does not answer in time.
-    static func start(_ command: MountCommand, source: String, mountpoint: String) throws {
+    static func start(_ command: MountCommand) throws {
         let logPath = command.logFile ?? defaultLogPath()
         try? FileManager.default.createDirectory(
             atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
 
-        var arguments = ["mount", "--foreground", "--ready-fd", "3", "--log-level", command.logLevel,
-                         "--probe-timeout", String(command.probeTimeout), "--thumb-size", command.thumbSize,
-                         "--memory-cache", String(command.memoryCache), "--image-format", command.imageFormat]
-        arguments += ["--cache-size", command.cacheSize, "--kernel-cache-time", String(command.kernelCacheTime)]
-        arguments += ["--storyboard-interval", String(command.storyboardInterval), "--storyboard-grid", command.storyboardGrid,
-                      "--storyboard-width", String(command.storyboardWidth), "--contact-sheet-grid", command.contactSheetGrid]
-        // '' (no cache folder) stays '': made absolute it would name the working folder.
-        if let cacheDir = command.cacheDir { arguments += ["--cache-dir", cacheDir.isEmpty ? "" : MountPreflight.absolute(cacheDir)] }
-        if command.noPassthrough { arguments.append("--no-passthrough") }
-        if let interval = command.thumbInterval { arguments += ["--thumb-interval", String(interval)] }
-        // Without --languages the daemon reads the same environment (it inherits it).
-        if let languages = command.languages { arguments += ["--languages", languages] }
-        if let pidFile = command.pidFile { arguments += ["--pid-file", MountPreflight.absolute(pidFile)] }
-        for option in command.options { arguments += ["-o", option] }
-        arguments += [source, mountpoint]
-
+        // The user's own arguments again: the daemon inherits this process's folder and environment,
+        // so relative paths and the language preferences mean the same to it, and every option
+        // reaches it without being listed here.
+        let arguments = ["mount", "--foreground", "--ready-fd", "3"] + Self.mountArguments()
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw failure("cannot make a pipe: \(String(cString: strerror(errno)))") }
         // Neither end goes to the daemon as it is: spawning dup2s the write end to fd 3 only.
@@ -57,6 +45,13 @@ enum Background {
             let status = reap(pid)
             throw failure("the daemon exited (status \(status)) before the mount was ready\n\(tail(of: logPath))(log: \(logPath))")
         }
+    }
+
+    /// The arguments this process was given after `mount`.
+    private static func mountArguments() -> [String] {
+        let given = Array(CommandLine.arguments.dropFirst())
+        guard let start = given.firstIndex(of: "mount") else { return given }
+        return Array(given[(start + 1)...])
     }
 
     /// `$XDG_STATE_HOME/mediafs/mediafs.log`, or `~/.local/state/mediafs/mediafs.log`.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import FuseBridge
-import Foundation
 import Glibc
 import Logging
 import MediaKit
@@ -46,40 +45,14 @@ struct MountCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a media file's probe may take before it is shown as a plain file.", valueName: "seconds"))
     var probeTimeout: Double = 20
 
-    @Option(help: ArgumentHelp("The box thumbnails named without a size fit in: 320w, 180h, 640x360 or full.",
-                               valueName: "size"))
-    var thumbSize: String = "320w"
-
-    @Option(help: ArgumentHelp("Seconds between the thumbnails thumbs/ lists (default: chosen per film, a few dozen names).",
-                               valueName: "seconds"))
-    var thumbInterval: Int?
-
     @Option(help: ArgumentHelp("The format listings show images in, png or jpg (every image name resolves with either).",
                                valueName: "format"))
     var imageFormat: String = "png"
 
-    @Option(help: ArgumentHelp("Seconds between the frames of storyboard/.", valueName: "seconds"))
-    var storyboardInterval: Double = 10
-
-    @Option(help: ArgumentHelp("Tiles per storyboard sheet, columns x rows.", valueName: "grid"))
-    var storyboardGrid: String = "10x10"
-
-    @Option(help: ArgumentHelp("The width of a storyboard tile, in pixels.", valueName: "pixels"))
-    var storyboardWidth: Int = 320
-
-    @Option(help: ArgumentHelp("Frames of contact-sheet.jpg, columns x rows.", valueName: "grid"))
-    var contactSheetGrid: String = "4x4"
-
-    @Option(help: ArgumentHelp("Mebibytes of made images kept in memory.", valueName: "MiB"))
-    var memoryCache: Int = 256
-
-    @Option(help: ArgumentHelp("The cache folder: the probe database, made files and extracted tracks kept across mounts "
-                               + "(default: $XDG_CACHE_HOME/mediafs, else ~/.cache/mediafs).", valueName: "path"))
-    var cacheDir: String?
-
-    @Option(help: ArgumentHelp("The most made files may take on disk: bytes, or with K, M, G, T (500M, 2G).",
-                               valueName: "size"))
-    var cacheSize: String = "2G"
+    @OptionGroup(title: "Thumbnails") var thumbs: ThumbsOptions
+    @OptionGroup(title: "Storyboards") var storyboard: StoryboardOptions
+    @OptionGroup(title: "Contact sheets") var contactSheet: ContactSheetOptions
+    @OptionGroup(title: "Caches") var caches: CacheOptions
 
     @Option(help: ArgumentHelp("""
         The languages chapter titles are shown in and tracks listed first in, most preferred first, comma-separated: fr,en or \
@@ -114,38 +87,13 @@ struct MountCommand: ParsableCommand {
     /// - Throws: `ValidationError` naming the option that is wrong.
     func treeSettings() throws -> TreeSettings {
         var settings = TreeSettings()
-        // A bare number is a width, as in `--thumb-size 480`.
-        let size = thumbSize.allSatisfy(\.isNumber) ? thumbSize + "w" : thumbSize
-        guard let box = ThumbnailName.parseBox(Substring(size)) else {
-            throw ValidationError("--thumb-size must be like 320w, 180h, 640x360 or full (not '\(thumbSize)')")
-        }
-        settings.thumbnailBox = box
         guard let format = ImageFormat(fileExtension: imageFormat) else {
             throw ValidationError("--image-format must be png or jpg (not '\(imageFormat)')")
         }
         settings.imageFormat = format
-        guard storyboardInterval >= 0.1, storyboardInterval <= 3600 else {
-            throw ValidationError("--storyboard-interval must be between 0.1 and 3600 seconds")
+        for group in [thumbs, storyboard, contactSheet, caches] as [any TreeOptions] {
+            try group.apply(to: &settings)
         }
-        settings.storyboardInterval = storyboardInterval
-        guard let storyboard = TreeSettings.Grid(storyboardGrid), let contactSheet = TreeSettings.Grid(contactSheetGrid) else {
-            throw ValidationError("--storyboard-grid and --contact-sheet-grid must be like 10x10 (1 to 100 each)")
-        }
-        settings.storyboardGrid = storyboard
-        settings.contactSheetGrid = contactSheet
-        guard (16...3840).contains(storyboardWidth) else { throw ValidationError("--storyboard-width must be 16 to 3840 pixels") }
-        settings.storyboardWidth = storyboardWidth
-        if let thumbInterval {
-            guard thumbInterval > 0 else { throw ValidationError("--thumb-interval must be a positive number of seconds") }
-            settings.thumbnailInterval = thumbInterval
-        }
-        guard memoryCache >= 0 else { throw ValidationError("--memory-cache must not be negative") }
-        settings.memoryCacheBytes = memoryCache << 20
-        guard let diskBytes = ByteSize.parse(cacheSize) else {
-            throw ValidationError("--cache-size must be a size like 500M or 2G (not '\(cacheSize)')")
-        }
-        settings.diskCacheBytes = diskBytes
-        settings.cacheDirectory = CacheFolder.resolve(cacheDir)
         settings.preferredLanguages = try preferredLanguages()
         return settings
     }
@@ -174,7 +122,7 @@ struct MountCommand: ParsableCommand {
         if foreground {
             try serve(source: paths.source, mountpoint: paths.mountpoint, fuseOptions: fuseOptions)
         } else {
-            try Background.start(self, source: paths.source, mountpoint: paths.mountpoint)
+            try Background.start(self)
         }
     }
 

@@ -52,10 +52,8 @@ struct WarmCommand: ParsableCommand {
 
 /// What `warm` reads: the generated files listed in each media folder.
 enum WarmPlan {
-    /// The sub-folders of a media folder whose files are made on demand.
-    static let generatedFolders = MediaFolderNames.madeFolders.map(\.escaped)
-    /// Generated files directly in a media folder.
-    static let generatedFiles = MediaFolderNames.madeFiles.map(\.escaped)
+    /// What is made on demand in a media folder: files, and folders of them.
+    static let warmedNames = MediaFolderEntries.warmedNames.map(\.escaped)
 
     /// Media folders under `root` (itself included): folders holding an `info.json` beside a file
     /// named like the folder. Generated folders are not searched for more.
@@ -78,12 +76,18 @@ enum WarmPlan {
         return found
     }
 
-    /// Every regular file below the generated folders of `mediaFolder`, in listing order.
+    /// Every regular file `warmedNames` names in `mediaFolder`, or holds below it, in listing order.
     static func generatedFiles(in mediaFolder: String) -> [String] {
-        var files = generatedFiles.map { mediaFolder + "/" + $0 }.filter { access($0, F_OK) == 0 }
-        for sub in generatedFolders {
-            var stack = [mediaFolder + "/" + sub]
+        var files: [String] = []
+        for name in warmedNames {
+            var stack = [mediaFolder + "/" + name]
             while let folder = stack.popLast() {
+                var st = stat()
+                guard lstat(folder, &st) == 0 else { continue }
+                guard st.st_mode & S_IFMT == S_IFDIR else {
+                    files.append(folder)
+                    continue
+                }
                 guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
                 for entry in entries.sorted() {
                     let child = folder + "/" + entry

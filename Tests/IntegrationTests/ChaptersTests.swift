@@ -340,7 +340,7 @@ import TestSupport
                 """, "\(check)")
             let stats = try ThumbsTests.statistics(library)
             // cover.png of three files, cover.jpg of one (the chapters share them).
-            #expect(stats["covers_made"] == 4 && stats["chapter_image_failures"] == 0, "\(stats)")
+            #expect(stats["covers_made"] == 4 && stats["chapter_images_failures"] == 0, "\(stats)")
         }
     }
 

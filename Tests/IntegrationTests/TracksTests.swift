@@ -61,9 +61,9 @@ import TestSupport
             #expect(try names("clips/angles.mkv/tracks/visual") == [
                 "und Undetermined H.264 640x360 (default).mkv", "und Undetermined VP9 320x180.mkv",
             ])
-            #expect(try TrackChecks.statistics(library.mount.point)["track_passes"] == 0, "listing runs no pass")
+            #expect(try TrackChecks.statistics(library.mount.point)["track_sets_made"] == 0, "listing runs no pass")
             expectSuccess(try Command.run(["ls", "-l", library.path("clips/angles.mkv/tracks/audible")]))
-            #expect(try TrackChecks.statistics(library.mount.point)["track_passes"] == 1)
+            #expect(try TrackChecks.statistics(library.mount.point)["track_sets_made"] == 1)
             let angles = expectSuccess(try TrackChecks.run(#"""
             import sys
             folder = sys.argv[1]
@@ -74,7 +74,7 @@ import TestSupport
             print("ok")
             """#, [library.path("clips/angles.mkv/tracks/visual")]))
             #expect(angles.stdout == "ok\n")
-            #expect(try TrackChecks.statistics(library.mount.point)["track_passes"] == 2, "visual/ has a pass of its own")
+            #expect(try TrackChecks.statistics(library.mount.point)["track_sets_made"] == 2, "visual/ has a pass of its own")
         }
     }
 
@@ -211,7 +211,7 @@ import TestSupport
             // Listing every tracks folder of the library, and find over the whole mount: no pass.
             expectSuccess(try Command.shell(#"cd "$1" && ls */tracks/*/ clips/*/tracks/*/ >/dev/null && find . >/dev/null"#, [point]))
             expectSuccess(try Command.run(["ls", "-R", point]))
-            #expect(try TrackChecks.statistics(point)["track_passes"] == 0)
+            #expect(try TrackChecks.statistics(point)["track_sets_made"] == 0)
             // Eight readers stat'ing every track of the MKV at once: one pass.
             let burst = try Command.python(#"""
             import os, sys, threading
@@ -231,19 +231,19 @@ import TestSupport
             """#, [mount.path("movie-1080p.mkv/tracks")])
             expectSuccess(burst)
             #expect(burst.stdout == "10\n")
-            #expect(try TrackChecks.statistics(point)["track_passes"] == 1)
+            #expect(try TrackChecks.statistics(point)["track_sets_made"] == 1)
             for file in media { expectSuccess(try Command.run(["ls", "-l", mount.path(file + "/tracks/audible"), mount.path(file + "/tracks/legible")])) }
-            #expect(try TrackChecks.statistics(point)["track_passes"] == 3, "one pass per file")
+            #expect(try TrackChecks.statistics(point)["track_sets_made"] == 3, "one pass per file")
             for file in media { expectSuccess(try Command.run(["ls", "-l", mount.path(file + "/tracks/audible"), mount.path(file + "/tracks/legible")])) }
             let stats = try TrackChecks.statistics(point)
-            #expect(stats["track_passes"] == 3 && stats["tracks_made"] == 4 + 10 + 3 && stats["track_failures"] == 0, "\(stats)")
+            #expect(stats["track_sets_made"] == 3 && stats["tracks_made"] == 4 + 10 + 3 && stats["track_failures"] == 0, "\(stats)")
         }
         // The same cache folder on the next mount: every size and byte from disk.
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), arguments: arguments) { mount in
             for file in media { expectSuccess(try Command.run(["ls", "-l", mount.path(file + "/tracks/audible"), mount.path(file + "/tracks/legible")])) }
             expectSuccess(try Command.run(["cat", mount.path("movie-1080p.mkv/tracks/audible/deu German Opus stereo [Deutsch].mka")]))
             let stats = try TrackChecks.statistics(point)
-            #expect(stats["track_passes"] == 0 && stats["track_sets_reused"] == 3, "\(stats)")
+            #expect(stats["track_sets_made"] == 0 && stats["track_sets_from_disk"] == 3, "\(stats)")
         }
     }
 

@@ -45,8 +45,8 @@ import Testing
 }
 
 /// A media service whose first probe times out.
-private final class TimingOutOnceService: MediaService {
-    private let inner = LocalMediaService(probeTimeout: 20)
+private final class TimingOutOnceService: ForwardingMediaService {
+    let base: any MediaService = LocalMediaService(probeTimeout: 20)
     private let calls = Mutex(0)
     var probeCalls: Int { calls.withLock { $0 } }
 
@@ -56,34 +56,6 @@ private final class TimingOutOnceService: MediaService {
             return count
         }
         if call == 1 { throw MediaError.timedOut(seconds: 20) }
-        return try inner.probe(path: path, size: size)
-    }
-
-    func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
-        try inner.thumbnail(of: file, request: request)
-    }
-
-    func chapters(path: FilePath, size: Int64) throws -> ChapterList { try inner.chapters(path: path, size: size) }
-
-    func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage? {
-        try inner.chapterImage(path: path, size: size, index: index)
-    }
-
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
-        try inner.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
-    }
-
-    func coverArt(path: FilePath, size: Int64) throws -> CoverArt? { try inner.coverArt(path: path, size: size) }
-
-    func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
-        try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
-    }
-
-    func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
-        try inner.storyboardSheet(of: file, request: request, sheet: sheet)
-    }
-
-    func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
-        try inner.contactSheet(of: file, request: request, format: format)
+        return try base.probe(path: path, size: size)
     }
 }

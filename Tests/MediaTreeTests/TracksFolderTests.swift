@@ -111,7 +111,7 @@ import TestSupport
         for part in name.split(separator: "/") { attributes = try again.lookup(parent: attributes.inode, name: String(part)) }
         #expect(attributes.size == Int64(first.count))
         #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 0)
-        #expect(again.statisticsDocument().contains("\"track_sets_reused\":1"))
+        #expect(again.statisticsDocument().contains("\"track_sets_from_disk\":1"))
 
         // Removed from the cache behind the tree's back: opening it makes it again, same bytes.
         let manifests = try FileManager.default.subpathsOfDirectory(atPath: cache.path("cache/tracks"))

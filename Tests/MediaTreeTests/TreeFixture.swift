@@ -6,50 +6,35 @@ import Synchronization
 import SystemPackage
 import TestSupport
 
-/// A media service that counts the probes it makes (by path as text).
-final class CountingMediaService: MediaService {
-    private let inner = LocalMediaService(probeTimeout: 20)
+/// A media service that counts the probes, thumbnails, chapter reads, passes and picture
+/// conversions it makes (by path as text); the rest it forwards.
+final class CountingMediaService: ForwardingMediaService {
+    let base: any MediaService = LocalMediaService(probeTimeout: 20)
     private let counts = Mutex<[String: Int]>([:])
 
     func probe(path: FilePath, size: Int64) throws -> MediaInfo {
         counts.withLock { $0[path.string, default: 0] += 1 }
-        return try inner.probe(path: path, size: size)
+        return try base.probe(path: path, size: size)
     }
 
     func thumbnail(of file: MediaFile, request: ThumbnailRequest) throws -> Thumbnail {
         counts.withLock { $0["thumbnail " + file.path.string, default: 0] += 1 }
-        return try inner.thumbnail(of: file, request: request)
+        return try base.thumbnail(of: file, request: request)
     }
 
     func chapters(path: FilePath, size: Int64) throws -> ChapterList {
         counts.withLock { $0["chapters " + path.string, default: 0] += 1 }
-        return try inner.chapters(path: path, size: size)
-    }
-
-    func chapterImage(path: FilePath, size: Int64, index: Int) throws -> ChapterImage? {
-        try inner.chapterImage(path: path, size: size, index: index)
+        return try base.chapters(path: path, size: size)
     }
 
     func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
         counts.withLock { $0["tracks " + path.string, default: 0] += 1 }
-        return try inner.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
-    }
-
-    func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {
-        try inner.coverArt(path: path, size: size)
+        return try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
     }
 
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {
         counts.withLock { $0["still image", default: 0] += 1 }
-        return try inner.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
-    }
-
-    func storyboardSheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
-        try inner.storyboardSheet(of: file, request: request, sheet: sheet)
-    }
-
-    func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
-        try inner.contactSheet(of: file, request: request, format: format)
+        return try base.stillImage(bytes: bytes, codec: codec, width: width, height: height, format: format)
     }
 
     func probes(of path: String) -> Int { counts.withLock { $0[path] ?? 0 } }

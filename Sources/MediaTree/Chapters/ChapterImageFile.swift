@@ -3,12 +3,12 @@ import MediaKit
 /// A chapter's image in `chapters/`, `NN HHhMMmSSs Title.png` (or `.jpg`): its artwork, the
 /// cover, or a frame near its start (`ImagePlan`), with the chapter's times and title as
 /// extended attributes.
-final class ChapterImageFile: MadeFile {
+final class ChapterImageFile: PictureFile {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey
     let entry: ChapterListing.Entry
-    let plan: ImagePlan
+    let recipe: PictureRecipe
 
     static let kind = "chapter-image"
 
@@ -17,18 +17,12 @@ final class ChapterImageFile: MadeFile {
         let name = entry.name(format)
         version = folder.version
         self.entry = entry
-        self.plan = plan
+        recipe = PictureRecipe(plan: plan)
         placement = folder.placement(of: name)
         key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
-    func size(in tree: MediaTree) throws -> Int { plan.size }
-
-    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        tree.picture(plan, of: version, shownAs: shownAs) { reply($0.map(\.bytes)) }
-    }
-
-    private var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.chapters)/\(placement!.name)" }
+    var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.chapters)/\(placement!.name)" }
 
     /// What every chapter image carries; none of them needs the image.
     static let chapterAttributes = [
@@ -38,14 +32,14 @@ final class ChapterImageFile: MadeFile {
 
     /// A frame also tells which frame it is, as a thumbnail does (asking makes the image).
     func extendedAttributeNames(in tree: MediaTree) throws -> [String] {
-        if case .frame = plan { return Self.chapterAttributes + ["user.mediafs.time"] }
+        if case .frame = recipe.plan { return Self.chapterAttributes + ["user.mediafs.time"] }
         return Self.chapterAttributes
     }
 
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         if name == "user.mediafs.time" {
-            return tree.picture(plan, of: version, shownAs: shownAs) { result in
-                reply(result.map { Array(TimeText.decimalText($0.frameTime ?? 0).utf8) })
+            return made(in: tree) { result in
+                reply(result.map { Array(TimeText.decimalText($0.frame?.time ?? 0).utf8) })
             }
         }
         let value: String
@@ -54,7 +48,7 @@ final class ChapterImageFile: MadeFile {
         case "user.mediafs.chapter.end": value = TimeText.decimalText(entry.chapter.end)
         case "user.mediafs.chapter.title": value = entry.title?.text ?? ""
         case "user.mediafs.chapter.language": value = entry.title?.language ?? "und"
-        default: value = plan.kind
+        default: value = recipe.plan.shows.rawValue
         }
         reply(.success(Array(value.utf8)))
     }

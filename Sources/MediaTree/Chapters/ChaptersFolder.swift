@@ -9,6 +9,8 @@ final class ChaptersFolder: MediaSubfolder, LastingListing, MediaFolderEntry {
     let listing: ChapterListing
 
     static let kind = "chapters"
+    static let madeKinds: [MadeKind] = [.chapterImages, .documents]
+    static let warmedNames: [Name] = [MediaFolderNames.chapters]
 
     private init(version: MediaVersion, listing: ChapterListing, placement: Placement) {
         self.version = version

@@ -7,6 +7,7 @@ final class InfoFile: RenderedFile, MediaFolderEntry {
     let key: NodeKey
 
     static let kind = "info"
+    static let madeKinds: [MadeKind] = [.documents]
 
     init(version: MediaVersion, placement: Placement) {
         self.version = version

@@ -44,9 +44,34 @@ extension NodeKey {
     }
 }
 
+/// A made file whose bytes are a picture made from the media file (`MediaRecipe`): its size is
+/// the recipe's, its bytes come through the one pipeline (`MediaTree.made`).
+protocol PictureFile: MadeFile {
+    associatedtype Recipe: MediaRecipe
+    var recipe: Recipe { get }
+    /// The file as the log names it: its source's path and its own within the media folder.
+    var shownAs: String { get }
+}
+
+extension PictureFile {
+    func size(in tree: MediaTree) throws -> Int { recipe.size }
+
+    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
+        made(in: tree) { reply($0.map(\.bytes)) }
+    }
+
+    /// The picture, with the frame it shows: `user.mediafs.time` and `.keyframe` make it too.
+    func made(in tree: MediaTree, reply: @escaping Reply<MadeBytes>) {
+        tree.made(recipe, of: version, shownAs: shownAs, reply: reply)
+    }
+
+    /// For a file directly in the media folder.
+    var shownAs: String { "\(version.shownAs)/\(placement!.name)" }
+}
+
 /// A made file that is text rendered from its version (`info.json`, `chapters.json`,
 /// `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`): rendered once per version and name, and
-/// per original's name where the text holds it (`MediaTree.documents`), its size the rendering's
+/// per original's name where the text holds it (`MediaTree.rendered`), its size the rendering's
 /// length.
 protocol RenderedFile: MadeFile {
     /// The file's name in its folder, which keys its rendering.
@@ -60,7 +85,7 @@ protocol RenderedFile: MadeFile {
 
 extension RenderedFile {
     func size(in tree: MediaTree) throws -> Int {
-        try tree.documentSizes.value(for: documentKey) { try rendered(in: tree).count }
+        try tree.renderedSize(recipe, of: version) { try render(in: tree) }
     }
 
     func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
@@ -68,11 +93,10 @@ extension RenderedFile {
     }
 
     func rendered(in tree: MediaTree) throws -> [UInt8] {
-        try tree.documents.value(for: documentKey) { try render(in: tree) }
+        try tree.rendered(recipe, of: version) { try render(in: tree) }
     }
 
-    var documentKey: MediaTree.DocumentKey {
-        MediaTree.DocumentKey(identity: version.identity, document: documentName,
-                              fileName: holdsOriginalName ? version.fileName : Name(bytes: []))
+    var recipe: DocumentRecipe {
+        DocumentRecipe(document: documentName, fileName: holdsOriginalName ? version.fileName : Name(bytes: []))
     }
 }

@@ -5,7 +5,8 @@ import MediaKit
 /// media file has, and resolves a name to one.
 ///
 /// To add a kind of entry: write its type (a `MadeFile` or a `MediaSubfolder`) conforming to
-/// this, and add it to `MediaFolderEntries.kinds`.
+/// this, and add it to `MediaFolderEntries.kinds`; the kinds of thing it makes are counted from
+/// there (`madeKinds`).
 protocol MediaFolderEntry: TreeNode {
     /// The entries of this kind in `folder`, in listing order (most kinds: one or none). Decided
     /// from the probe, the chapter list and at most stored pictures' headers: nothing is made.
@@ -14,14 +15,34 @@ protocol MediaFolderEntry: TreeNode {
     /// The entry of this kind called `name` in `folder`, listed or not (`thumbs/` is listed, and
     /// `cover.jpg` resolves beside a listed `cover.png`); nil when `name` is none of this kind.
     static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)?
+
+    /// The kinds of made thing entries of this kind make (counted in `user.mediafs.stats`).
+    static var madeKinds: [MadeKind] { get }
+
+    /// The names of entries of this kind that `mediafs warm` makes ahead of time: a file it reads,
+    /// or a folder every file under which it reads.
+    static var warmedNames: [Name] { get }
+}
+
+extension MediaFolderEntry {
+    static var madeKinds: [MadeKind] { [] }
+    static var warmedNames: [Name] { [] }
 }
 
 /// The kinds of entry of a media folder, in listing order: the one registration line per kind.
-enum MediaFolderEntries {
+public enum MediaFolderEntries {
     static let kinds: [any MediaFolderEntry.Type] = [
         OriginalFile.self, InfoFile.self, CoverFile.self, ContactSheetFile.self, ChaptersFolder.self, StoryboardFolder.self,
         ThumbsFolder.self, TracksFolder.self,
     ]
+
+    /// Every kind of made thing the entries make, each once, in the order of `kinds`.
+    static let madeKinds: [MadeKind] = kinds.flatMap { $0.madeKinds }.reduce(into: []) { kinds, kind in
+        if !kinds.contains(kind) { kinds.append(kind) }
+    }
+
+    /// What `mediafs warm` reads in a media folder (`MediaFolderEntry.warmedNames`).
+    public static let warmedNames: [Name] = kinds.flatMap { $0.warmedNames }
 }
 
 /// The fixed names of a media folder's entries, spelled here only.
@@ -35,9 +56,4 @@ public enum MediaFolderNames {
     static let contactSheet = "contact-sheet"
     static let chaptersJSON: Name = "chapters.json"
     static let chaptersText: Name = "chapters.txt"
-
-    /// The folders of a media folder whose files are made when read (what `mediafs warm` reads).
-    public static let madeFolders: [Name] = [chapters, storyboard, thumbs, tracks]
-    /// The files directly in a media folder that are made when read and listed by default.
-    public static let madeFiles: [Name] = [Name(contactSheet + ".jpg")]
 }

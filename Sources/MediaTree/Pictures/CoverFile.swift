@@ -3,17 +3,18 @@ import MediaKit
 /// `cover.jpg` or `cover.png`: the file's cover art. Listed under the format it is stored in
 /// (byte for byte, not re-encoded), or the mount's image format for other codecs; the other
 /// extension resolves too, converted.
-final class CoverFile: MadeFile, MediaFolderEntry {
+final class CoverFile: PictureFile, MediaFolderEntry {
     let version: MediaVersion
     let placement: Placement?
     let key: NodeKey
-    let plan: ImagePlan
+    let recipe: PictureRecipe
 
     static let kind = "cover"
+    static let madeKinds: [MadeKind] = [.covers]
 
     private init(version: MediaVersion, name: Name, plan: ImagePlan, placement: Placement) {
         self.version = version
-        self.plan = plan
+        recipe = PictureRecipe(plan: plan)
         self.placement = placement
         key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
@@ -35,11 +36,5 @@ final class CoverFile: MadeFile, MediaFolderEntry {
         guard let plan = tree.coverPlan(of: folder.version, format: format) else { return nil }
         let name = Name(MediaFolderNames.cover + "." + format.fileExtension)
         return CoverFile(version: folder.version, name: name, plan: plan, placement: folder.placement(of: name))
-    }
-
-    func size(in tree: MediaTree) throws -> Int { plan.size }
-
-    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        tree.picture(plan, of: version, shownAs: "\(version.shownAs)/\(placement!.name)") { reply($0.map(\.bytes)) }
     }
 }

@@ -3,7 +3,7 @@ import MediaKit
 /// How one image of a media folder (the cover, a chapter's image) is made in one format, decided
 /// from the probe, the chapter list and at most the stored picture's header, never by decoding,
 /// so that its exact size is known at `stat`.
-enum ImagePlan: Hashable, Sendable {
+enum ImagePlan: Hashable, Sendable, Codable {
     /// A stored picture already in the format wanted (JPEG or PNG): served byte for byte,
     /// `byteCount` long.
     case stored(StoredPicture, byteCount: Int, format: ImageFormat)
@@ -29,19 +29,25 @@ enum ImagePlan: Hashable, Sendable {
         }
     }
 
-    /// What the image shows: `artwork` (the chapter's own picture), `cover` or `frame`.
-    var kind: String {
+    /// What the image shows (`user.mediafs.chapter.image`).
+    enum Shows: String {
+        /// The chapter's own picture.
+        case artwork
+        case cover
+        case frame
+    }
+
+    var shows: Shows {
         switch self {
-        case .stored(let picture, _, _), .converted(let picture, _, _, _, _):
-            if case .cover = picture { return "cover" }
-            return "artwork"
-        case .frame: return "frame"
+        case .stored(.cover, _, _), .converted(.cover, _, _, _, _): return .cover
+        case .stored(.chapterArtwork, _, _), .converted(.chapterArtwork, _, _, _, _): return .artwork
+        case .frame: return .frame
         }
     }
 }
 
 /// A picture stored in the media file.
-enum StoredPicture: Hashable, Sendable {
+enum StoredPicture: Hashable, Sendable, Codable {
     /// The own image of the chapter at this index of the default edition (an MP4 chapter image track sample).
     case chapterArtwork(index: Int)
     /// The file's cover art (`MediaInfo.coverStream`).
@@ -50,24 +56,10 @@ enum StoredPicture: Hashable, Sendable {
 
 /// The frame a chapter without a picture of its own shows: the first of `times` that is not almost
 /// black (`ChapterFrameTimes`), else the first, scaled to `width` × `height`.
-struct FramePlan: Hashable, Sendable {
+struct FramePlan: Hashable, Sendable, Codable {
     var streamIndex: Int
     var times: [Double]
     var width: Int
     var height: Int
     var format: ImageFormat
-}
-
-/// An image made for the tree and kept in memory: a thumbnail, a chapter image or a cover.
-struct MadeImage: Sendable {
-    var bytes: [UInt8]
-    /// For frames: the presentation time of the frame shown, and whether it is a keyframe.
-    var frameTime: Double?
-    var isKeyframe: Bool?
-
-    init(bytes: [UInt8], frameTime: Double? = nil, isKeyframe: Bool? = nil) {
-        self.bytes = bytes
-        self.frameTime = frameTime
-        self.isKeyframe = isKeyframe
-    }
 }

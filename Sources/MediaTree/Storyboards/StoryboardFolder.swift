@@ -13,6 +13,8 @@ final class StoryboardFolder: ImmediateListing, MediaFolderEntry {
     let layout: StoryboardLayout
 
     static let kind = "storyboard"
+    static let madeKinds: [MadeKind] = [.storyboardSheets, .documents]
+    static let warmedNames: [Name] = [name]
     static let name = MediaFolderNames.storyboard
 
     private init(version: MediaVersion, layout: StoryboardLayout, placement: Placement) {
@@ -22,16 +24,16 @@ final class StoryboardFolder: ImmediateListing, MediaFolderEntry {
         key = NodeKey(kind: Self.kind, path: version.path)
     }
 
-    static func folder(of version: MediaVersion, settings: TreeSettings, placement: Placement) -> StoryboardFolder? {
-        guard let request = StoryboardRequest(info: version.info, interval: settings.storyboardInterval,
-                                              columns: settings.storyboardGrid.columns, rows: settings.storyboardGrid.rows,
-                                              tileWidth: settings.storyboardWidth, format: .jpeg),
+    static func folder(of version: MediaVersion, settings: StoryboardSettings, placement: Placement) -> StoryboardFolder? {
+        guard let request = StoryboardRequest(info: version.info, interval: settings.interval,
+                                              columns: settings.grid.columns, rows: settings.grid.rows,
+                                              tileWidth: settings.width, format: .jpeg),
               let layout = StoryboardLayout(request) else { return nil }
         return StoryboardFolder(version: version, layout: layout, placement: placement)
     }
 
     static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        Self.folder(of: folder.version, settings: tree.settings, placement: folder.placement(of: name)).map { [$0] } ?? []
+        Self.folder(of: folder.version, settings: tree.settings.storyboard, placement: folder.placement(of: name)).map { [$0] } ?? []
     }
 
     static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
@@ -39,7 +41,7 @@ final class StoryboardFolder: ImmediateListing, MediaFolderEntry {
     }
 
     func renewed(in version: MediaVersion, tree: MediaTree) -> StoryboardFolder? {
-        Self.folder(of: version, settings: tree.settings, placement: placement!)
+        Self.folder(of: version, settings: tree.settings.storyboard, placement: placement!)
     }
 
     private var entries: [any TreeNode] {

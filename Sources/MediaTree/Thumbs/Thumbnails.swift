@@ -26,36 +26,8 @@ enum Thumbnails {
                         settings: TreeSettings) -> ThumbnailRequest? {
         let time = name.time.seconds(duration: duration)
         guard time >= 0, time <= duration,
-              let size = ThumbnailGeometry.outputSize(of: stream, box: name.box ?? settings.thumbnailBox) else { return nil }
+              let size = ThumbnailGeometry.outputSize(of: stream, box: name.box ?? settings.thumbs.box) else { return nil }
         return ThumbnailRequest(streamIndex: stream.index, time: time, pick: name.pick,
                                 width: size.width, height: size.height, format: name.format)
-    }
-}
-
-extension MediaTree {
-    /// Hands the thumbnail `request` of `version` to `reply`: from the memory cache at once, or
-    /// from the disk cache or made on the generation pool (shared with everyone asking for the
-    /// same frame meanwhile). Never blocks the caller on a decode; `TreeError.io` where the frame
-    /// cannot be made.
-    func thumbnail(_ request: ThumbnailRequest, of version: MediaVersion, shownAs: String,
-                   reply: @escaping Reply<MadeImage>) {
-        let identity = version.identity
-        let file = version.file
-        let diskKey = Self.diskKey(identity: identity, request: request)
-        images.request(ImageKey(identity: identity, what: diskKey), work: { [media, statistics, diskCache] in
-            if let diskCache, let kept = Self.thumbnail(from: diskCache, key: diskKey, request: request) {
-                TreeStatistics.count(statistics.thumbnailsFromDisk)
-                return MadeImage(bytes: kept.bytes, frameTime: kept.frameTime, isKeyframe: kept.isKeyframe)
-            }
-            do {
-                let made = try media.thumbnail(of: file, request: request)
-                TreeStatistics.count(statistics.thumbnailsMade)
-                if let diskCache { Self.store(made, in: diskCache, key: diskKey) }
-                return MadeImage(bytes: made.bytes, frameTime: made.frameTime, isKeyframe: made.isKeyframe)
-            } catch {
-                TreeStatistics.count(statistics.thumbnailFailures)
-                throw TreeError.io(path: shownAs, reason: "\(error)")
-            }
-        }, completion: reply)
     }
 }

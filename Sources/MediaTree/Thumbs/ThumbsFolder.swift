@@ -12,6 +12,8 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     let duration: Double
 
     static let kind = "thumbs"
+    static let madeKinds: [MadeKind] = [.thumbnails]
+    static let warmedNames: [Name] = [MediaFolderNames.thumbs]
 
     private init(version: MediaVersion, stream: MediaInfo.Stream, placement: Placement) {
         self.version = version
@@ -42,9 +44,9 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     /// worked out once; no name is parsed.
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
-        guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbnailBox) else { return [] }
+        guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else { return [] }
         let bytes = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
-        return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbnailInterval).map { listed in
+        return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)
             let request = ThumbnailRequest(streamIndex: stream.index, time: listed.time.seconds(duration: duration),
                                            pick: .exact, width: size.width, height: size.height, format: format)

@@ -142,20 +142,11 @@ final class CacheRoot: Sendable {
         let identity = key.identity
         let text = "mediafs-tracks v\(TrackManifest.currentVersion)|\(identity.device)|\(identity.inode)|\(identity.size)|"
             + "\(identity.modificationNanoseconds)|\(key.visual ? "visual" : "main")|\(planText)"
-        return hex(fnv1a(text, basis: 0xcbf2_9ce4_8422_2325)) + hex(fnv1a(text, basis: 0x6c62_272e_07bb_0142))
+        return hex(StableHasher.hash { $0.add(text.utf8) }) + hex(StableHasher.hash(basis: 0x6c62_272e_07bb_0142) { $0.add(text.utf8) })
     }
 
     /// The disk cache's key of the set `name`.
     static func indexKey(name: String) -> String { "tracks-\(TrackManifest.currentVersion) \(name)" }
-
-    private static func fnv1a(_ text: String, basis: UInt64) -> UInt64 {
-        var hash = basis
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
 
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

@@ -80,7 +80,6 @@ extension MediaTree {
     /// Extracts `plan` from the file at `path` into `folder`, on a thread of the tracks pool. Logs
     /// each track that could not be made (file, track, reason) and each cut short by damage.
     func runPass(path: AbsolutePath, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
-        TreeStatistics.count(statistics.trackPasses)
         let started = ContinuousClock.now
         let results: [TrackPlan.EntryResult]
         do {

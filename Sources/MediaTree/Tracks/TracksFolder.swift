@@ -9,6 +9,8 @@ final class TracksFolder: ImmediateListing, MediaFolderEntry {
     let plan: TrackPlan
 
     static let kind = "tracks"
+    static let madeKinds: [MadeKind] = [.trackSets]
+    static let warmedNames: [Name] = [MediaFolderNames.tracks]
 
     private init(version: MediaVersion, plan: TrackPlan, placement: Placement) {
         self.version = version

@@ -17,26 +17,22 @@ extension MediaTree {
 
     /// `user.mediafs.stats`: the work done since mount, as one line of JSON.
     func statisticsDocument() -> String {
-        let cache = images.cache.statistics
-        let fields: [(String, Int)] = [
+        let cache = pictures.memory.statistics
+        var fields: [(String, Int)] = [
             ("probes", statistics.probes.load(ordering: .relaxed)),
             ("probes_from_database", statistics.probesFromDatabase.load(ordering: .relaxed)),
             ("probe_fetches", statistics.probeFetches.load(ordering: .relaxed)),
             ("thumbnail_name_parses", statistics.thumbnailNameParses.load(ordering: .relaxed)),
-            ("thumbnails_made", statistics.thumbnailsMade.load(ordering: .relaxed)),
-            ("thumbnails_from_disk", statistics.thumbnailsFromDisk.load(ordering: .relaxed)),
-            ("thumbnail_failures", statistics.thumbnailFailures.load(ordering: .relaxed)),
             ("chapter_lists_read", statistics.chapterListsRead.load(ordering: .relaxed)),
-            ("chapter_images_made", statistics.chapterImagesMade.load(ordering: .relaxed)),
-            ("covers_made", statistics.coversMade.load(ordering: .relaxed)),
-            ("pictures_from_disk", statistics.picturesFromDisk.load(ordering: .relaxed)),
-            ("chapter_image_failures", statistics.chapterImageFailures.load(ordering: .relaxed)),
-            ("thumbnail_cache_entries", cache.entries),
-            ("thumbnail_cache_bytes", cache.cost),
-            ("thumbnail_cache_hits", cache.hits),
-            ("thumbnail_cache_misses", cache.misses),
-            ("track_passes", statistics.trackPasses.load(ordering: .relaxed)),
-            ("track_sets_reused", statistics.trackSetsReused.load(ordering: .relaxed)),
+        ]
+        for kind in statistics.madeKinds {
+            fields += statistics.counters(of: kind)?.fields(of: kind) ?? []
+        }
+        fields += [
+            ("memory_cache_entries", cache.entries),
+            ("memory_cache_bytes", cache.cost),
+            ("memory_cache_hits", cache.hits),
+            ("memory_cache_misses", cache.misses),
             ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
             ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),

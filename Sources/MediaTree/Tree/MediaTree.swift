@@ -25,31 +25,28 @@ public final class MediaTree: Sendable {
     let logger: Logger
     /// Probe results by source identity: a changed file is a new key and is probed again. Keeps
     /// only failures that the same bytes would give again (not a timeout).
-    let probes = SharedWork<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure)
+    let probes = ComputedOnce<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure)
     /// The source version each file was last opened at (for the kernel's page cache).
     let openedVersions = OpenedVersions()
     /// The tracks of each source version, planned from its probe.
-    let trackPlans = SharedWork<FileIdentity, TrackPlan>(capacity: 100_000)
-    /// Rendered documents (`info.json`, `chapters.json`, `chapters.txt`) by source identity and name.
-    let documents = SharedWork<DocumentKey, [UInt8]>(capacity: 4_096)
-    /// The sizes of rendered documents, for listings: a number each, so kept for many more
-    /// documents than their bytes (a library of 10,000 films lists 50,000), and a document is
-    /// rendered for its size only the first time it is listed.
-    let documentSizes = SharedWork<DocumentKey, Int>(capacity: 65_536)
+    let trackPlans = ComputedOnce<FileIdentity, TrackPlan>(capacity: 100_000)
+    /// The sizes of rendered documents, for listings (`renderedSize`): a number each, so kept for
+    /// many more documents than their bytes.
+    let documentSizes = MemoryCache<MadeKey, Int>(capacity: 65_536)
     /// The listings of folders made from a version alone, kept while it stays (`KeptListings`).
     let listings = KeptListings()
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
-    let infoTemplates = SharedWork<FileIdentity, InfoDocument.Template>(capacity: 4_096)
+    let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NameGap`; nil where it cannot be split).
-    let chapterDocumentGaps = SharedWork<FileIdentity, NameGap?>(capacity: 4_096)
+    let chapterDocumentGaps = ComputedOnce<FileIdentity, NameGap?>(capacity: 4_096)
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter.
-    let chapterListings = SharedWork<FileIdentity, ChapterListing?>(capacity: 10_000)
+    let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000)
     /// How the cover and each chapter image are made (and so their sizes), by source identity.
-    let imagePlans = SharedWork<PlanKey, ImagePlan?>(capacity: 100_000)
-    /// Made images (thumbnails, chapter images, covers) by source version and what they show,
-    /// made on `generation` and kept in one memory cache.
-    let images: SharedJobs<ImageKey, MadeImage>
+    let imagePlans = ComputedOnce<PlanKey, ImagePlan?>(capacity: 100_000)
+    /// Everything made from media files (pictures, and documents in its memory), by `MadeKey`:
+    /// kept in one memory cache, and pictures on disk, made on `generation` (`MediaTree.made`).
+    let pictures: MadeOnPool<MadeKey, MadeBytes>
     let generation: WorkerPool
     /// Probes kept across mounts (`<cache-dir>/probes.sqlite`); nil with no cache folder.
     let probeDatabase: ProbeDatabase?
@@ -59,23 +56,6 @@ public final class MediaTree: Sendable {
     let tracks: TrackStore
     /// The watcher of source changes, once `watchSource(reportingTo:)` started it.
     let watching = Mutex<SourceWatcher?>(nil)
-
-    struct DocumentKey: Hashable, Sendable {
-        var identity: FileIdentity
-        /// Which document: its name in the media folder.
-        var document: Name
-        /// The original's name, for a document that holds it (a version may have several: hard
-        /// links); empty for one that does not (`RenderedFile.holdsOriginalName`).
-        var fileName: Name
-    }
-
-    /// Which image of which version of a file: the version, and a text naming what the image
-    /// shows (a thumbnail's request, a picture's plan, a storyboard's sheet), the same text as its
-    /// key in the disk cache.
-    struct ImageKey: Hashable, Sendable {
-        var identity: FileIdentity
-        var what: String
-    }
 
     struct PlanKey: Hashable, Sendable {
         var identity: FileIdentity
@@ -101,8 +81,9 @@ public final class MediaTree: Sendable {
         inodes = InodeTable(root: SourceFolder(path: .root, placement: nil))
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
-        images = SharedJobs(pool: generation, cache: MemoryCache(capacity: settings.memoryCacheBytes),
-                            cost: { $0.bytes.count })
+        pictures = MadeOnPool(pool: generation, memory: MemoryCache(capacity: settings.memoryCacheBytes),
+                              shelf: diskCache.map(ImageShelf.init), cost: { $0.bytes.count },
+                              counters: { [statistics] in statistics.counters(of: $0.kind) })
         tracks = TrackStore(settings: settings, diskCache: diskCache, logger: logger, statistics: statistics)
     }
 

@@ -1,41 +1,16 @@
 import Glibc
 import MediaKit
 
-/// The choices a mount is made with that change what the tree shows.
+/// The choices a mount is made with that change what the tree shows: each kind of entry's own
+/// (`thumbs`, `storyboard`, …), then what all share.
 public struct TreeSettings: Sendable {
-    /// The box of a thumbnail whose name asks for no size (`--thumb-size`).
-    public var thumbnailBox: ThumbnailBox = .width(320)
-    /// Whole seconds between the thumbnails `thumbs/` lists; nil picks one per duration (`--thumb-interval`).
-    public var thumbnailInterval: Int?
+    /// `thumbs/`, and the size of chapter images taken from frames.
+    public var thumbs = ThumbsSettings()
     /// The format listings show images in (`--image-format`): every image name resolves with `.png`
     /// and `.jpg` alike; listings use this one's extension (stored artwork keeps its own).
     public var imageFormat: ImageFormat = .png
-    /// Seconds between the frames of `storyboard/` (`--storyboard-interval`; Jellyfin's 10).
-    public var storyboardInterval: Double = 10
-    /// Tiles per storyboard sheet (`--storyboard-grid`) and their width (`--storyboard-width`).
-    public var storyboardGrid = Grid(columns: 10, rows: 10)
-    public var storyboardWidth = 320
-    /// Frames of `contact-sheet.jpg` (`--contact-sheet-grid`; vcsi's 4×4).
-    public var contactSheetGrid = Grid(columns: 4, rows: 4)
-
-    /// Columns × rows, as `10x10`.
-    public struct Grid: Sendable, Hashable {
-        public var columns: Int
-        public var rows: Int
-
-        public init(columns: Int, rows: Int) {
-            self.columns = columns
-            self.rows = rows
-        }
-
-        /// `COLUMNSxROWS`, each from 1 to 100; nil for anything else.
-        public init?(_ text: String) {
-            let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
-                  (1...100).contains(columns), (1...100).contains(rows) else { return nil }
-            self.init(columns: columns, rows: rows)
-        }
-    }
+    public var storyboard = StoryboardSettings()
+    public var contactSheet = ContactSheetSettings()
     /// The reader's languages, most preferred first (BCP-47 tags or ISO 639 codes): the chapter
     /// titles shown are those that best match them, and the folders of `tracks/` list the tracks
     /// in the best matching language first (`--languages`; the CLI's default comes from

@@ -4,9 +4,9 @@ import Glibc
 import Synchronization
 import Testing
 
-@Suite struct SharedWorkTests {
+@Suite struct ComputedOnceTests {
     @Test func concurrentCallersShareOneComputation() throws {
-        let work = SharedWork<Int, Int>(capacity: 10)
+        let work = ComputedOnce<Int, Int>(capacity: 10)
         let runs = Atomic<Int>(0)
         let results = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
@@ -23,7 +23,7 @@ import Testing
 
     @Test func errorsAreSharedAndKeptLikeValues() throws {
         struct Failure: Error {}
-        let work = SharedWork<String, Int>(capacity: 10)
+        let work = ComputedOnce<String, Int>(capacity: 10)
         var runs = 0
         for _ in 0..<3 {
             #expect(throws: Failure.self) { try work.value(for: "bad") { runs += 1; throw Failure() } }
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func keepsAtMostCapacityResults() throws {
-        let work = SharedWork<Int, Int>(capacity: 2)
+        let work = ComputedOnce<Int, Int>(capacity: 2)
         for key in 0..<3 { _ = try work.value(for: key) { key } }
         #expect(work.cached(0) == nil)
         #expect(try work.cached(2)?.get() == 2)

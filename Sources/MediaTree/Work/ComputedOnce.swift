@@ -2,14 +2,18 @@ import DequeModule
 import Foundation
 import Synchronization
 
-/// Computes a value once per key however many callers ask at the same time, and keeps the results.
+/// Values computed once per key on the first asker's thread, however many ask at the same time,
+/// the last `capacity` results kept.
 ///
 /// The first caller for a key does the work on its own thread; callers that arrive meanwhile wait for
 /// it and get the same result (value or error). Values are kept up to `capacity` entries, the oldest
 /// dropped first; a failure is kept only where `keepsFailure` says the same work would fail again
 /// (a damaged file), so a failure of the moment (a probe that timed out on a busy disk) is tried
 /// again by the next caller.
-final class SharedWork<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: waiting callers need a condition variable (`NSCondition`), which
+/// `Synchronization` has not; every field is read and written under `lock`.
+final class ComputedOnce<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     private final class Pending {
         var result: Result<Value, Error>?
     }

@@ -1,0 +1,76 @@
+import MediaKit
+
+/// The one way everything the tree makes from a media file is had (`MadeOnPool`): pictures from
+/// memory, the disk cache or the generation pool; documents from memory or rendered on the asker's
+/// thread. Both under one typed key (`MadeKey`) and counted per kind (`MadeCounters`).
+extension MediaTree {
+    /// Hands what `recipe` makes of `version` to `reply`: from memory at once, else from the disk
+    /// cache, else made on the generation pool (once, however many ask meanwhile), and kept in
+    /// both. What is made must be `recipe.size` bytes long.
+    /// `TreeError.io` naming `shownAs` where it cannot be made.
+    func made<Recipe: MediaRecipe>(_ recipe: Recipe, of version: MediaVersion, shownAs: String,
+                                   reply: @escaping Reply<MadeBytes>) {
+        let size = recipe.size
+        let key = MadeKey(recipe, of: version.identity, size: size, keptOnDisk: recipe.keptOnDisk)
+        let (file, media) = (version.file, media)
+        pictures.request(key, make: {
+            do {
+                let made = try recipe.make(from: file, media: media)
+                guard made.bytes.count == size else {
+                    throw MediaError.imageFailed(reason: "made \(made.bytes.count) bytes where \(size) were announced")
+                }
+                return made
+            } catch {
+                throw TreeError.io(path: shownAs, reason: "\(error)")
+            }
+        }, completion: reply)
+    }
+
+    /// The bytes of a document of `version` (`recipe` says which), rendered by `render` on this
+    /// thread unless kept in memory; a document is text from the probe, quicker to render again
+    /// than to read back, so it is never kept on disk.
+    func rendered(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> [UInt8] {
+        let key = MadeKey(recipe, of: version.identity)
+        if let kept = pictures.fromMemory(key) { return kept.bytes }
+        let counters = statistics.counters(of: recipe.kind)
+        do {
+            let bytes = try render()
+            counters?.made.add(1, ordering: .relaxed)
+            pictures.memory.insert(MadeBytes(bytes: bytes), cost: bytes.count, for: key)
+            documentSizes.insert(bytes.count, cost: 1, for: key)
+            return bytes
+        } catch {
+            counters?.failures.add(1, ordering: .relaxed)
+            throw error
+        }
+    }
+
+    /// The length of a document of `version`: kept for many more documents than their bytes (a
+    /// library of 10,000 films lists 50,000), so a document is rendered for its size only the
+    /// first time it is listed.
+    func renderedSize(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> Int {
+        if let size = documentSizes.value(for: MadeKey(recipe, of: version.identity)) { return size }
+        return try rendered(recipe, of: version, render: render).count
+    }
+}
+
+/// Which document of a media folder: its name there and, for a document that holds the
+/// original's name (`info.json`, `chapters.json`), that name (a version may have several: hard
+/// links); empty for one that does not.
+struct DocumentRecipe: MadeRecipe {
+    var document: Name
+    var fileName: Name
+
+    var kind: MadeKind { .documents }
+
+    func write(to hasher: inout StableHasher) {
+        hasher.add(document.bytes)
+        hasher.add(CollectionOfOne(0))
+        hasher.add(fileName.bytes)
+    }
+}
+
+extension MadeKind {
+    /// `info.json`, `chapters.json`, `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`.
+    static let documents = MadeKind(name: "documents", revision: 1)
+}
