@@ -63,10 +63,10 @@ let package = Package(
             "MediaKit", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "MediaTreeTests", dependencies: [
-            "MediaTree", "MediaKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            "MediaTree", "MediaKit", "TestSupport", "FuseBridge", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "CFuse"]),
+        .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "MediaKit", "CFuse"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge"]),
         // Shared by the tests: the fixture library made with the ffmpeg command, process helpers
         // over FuseBridge's spawner and mount-table reader (`Spawn`, `KernelMounts`), and the

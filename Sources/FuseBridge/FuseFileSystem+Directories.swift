@@ -7,13 +7,13 @@ extension FuseFileSystem {
     /// A folder the tree lists from memory is answered here, on libfuse's thread; any other
     /// waits its turn on a worker, as it may read the disk or probe.
     func opendir(_ inode: UInt64, info: FileInfo, request: Request) {
-        if let listing = tree.listAtOnce(inode) { return opened(inode, listing, info: info, request: request) }
+        if let listing = numbered.listingAtOnce(inode) { return opened(inode, listing, info: info, request: request) }
         async(request) { [self] request in
-            tree.list(inode) { [self] in opened(inode, $0, info: info, request: request) }
+            numbered.listing(of: inode) { [self] in opened(inode, $0, info: info, request: request) }
         }
     }
 
-    private func opened(_ inode: UInt64, _ listing: Result<[DirectoryEntry], Error>, info: FileInfo, request: Request) {
+    private func opened(_ inode: UInt64, _ listing: Result<KeptListing, Error>, info: FileInfo, request: Request) {
         switch listing {
         case .success(let listing):
             HandleSlot.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
@@ -24,19 +24,18 @@ extension FuseFileSystem {
     }
 
     /// Serves entries from index `offset`, as many as fit in `size` bytes. With `plus` (readdirplus)
-    /// each entry carries its attributes, and so counts as a lookup, as `lookup` replies do; "." and
-    /// "..", and entries the tree knows by name and type only (track files, whose size needs a
-    /// pass), carry none (node id 0: fs/fuse/readdir.c `fuse_direntplus_link` then only lists the
-    /// name), so the kernel does not count them. Nor does an entry whose number was dropped since
-    /// the listing was taken (the kernel forgot it): it goes as a name, and a `stat` of it looks it
-    /// up, which numbers it again (with the same number).
+    /// each entry carries its attributes, and so counts as a lookup, as `lookup` replies do (the node
+    /// table numbers it, `NumberedTree.enter`); "." and "..", and entries the tree knows by name and
+    /// type only (track files, whose size needs a pass), carry none (node id 0: fs/fuse/readdir.c
+    /// `fuse_direntplus_link` then only lists the name), so the kernel does not count them.
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
         // Not zeroed: only the `used` bytes written are sent (zeroing the kernel's 32 KiB was 7% of
         // the daemon's time in `ls -lR`).
         // The entries are borrowed where they lie, not copied out one by one (a copy retained and
         // released each entry's name: about 5% of the daemon's user time in a repeated `ls -lR`).
-        replyBuffers.withBuffer(size: size) { buffer in handle.listing.withUnsafeBufferPointer { listing in
+        let kept = handle.listing
+        replyBuffers.withBuffer(size: size) { buffer in kept.entries.withUnsafeBufferPointer { listing in
             var used = 0
             var index = Int(offset)
             while index < handle.count {
@@ -58,22 +57,23 @@ extension FuseFileSystem {
                     entry.attr = listing[position].attributes.stat
                     // An entry known by name and type only goes without attributes (node id 0): the
                     // kernel then lists it and caches nothing, and looks it up when someone stats it.
-                    if plus && !listing[position].nameAndTypeOnly {
-                        entry.ino = fuse_ino_t(listing[position].inode)
+                    let counted = plus && !listing[position].nameAndTypeOnly
+                    if counted {
                         entry.generation = 1
                         entry.attr_timeout = timeouts.attributes
                         entry.entry_timeout = timeouts.entry
                     }
                     needed = listing[position].name.withCString { name in
-                        let written = add(name)
-                        if used + written <= size && entry.ino != 0 && !lookups.add(UInt64(entry.ino)) {
-                            // Dropped: the same entry as a name only, in the same space (the size of
-                            // a readdirplus entry depends on its name alone).
-                            entry = fuse_entry_param()
-                            entry.attr = listing[position].attributes.stat
-                            return add(name)
+                        // The size of a readdirplus entry depends on its name alone: numbered (and
+                        // counted) only once it is known to fit.
+                        let fits = (plus ? fuse_add_direntry_plus(request.raw, nil, 0, name, nil, 0)
+                            : fuse_add_direntry(request.raw, nil, 0, name, nil, 0)) <= size - used
+                        if fits && counted {
+                            let number = numbered.enter(kept, index: position)
+                            entry.ino = fuse_ino_t(number)
+                            entry.attr.st_ino = ino_t(number)
                         }
-                        return written
+                        return add(name)
                     }
                 }
                 if used + needed > size { break }

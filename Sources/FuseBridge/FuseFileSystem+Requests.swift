@@ -6,24 +6,17 @@ import MediaTree
 extension FuseFileSystem {
     /// A track file's size needs its pass: the tree answers it through the completion, from the
     /// tracks pool once the pass is done, so no thread of ours waits for it.
-    ///
-    /// Where the number found was dropped before the reply (the kernel forgot the node meanwhile),
-    /// the tree is asked again, which numbers the node again; `attempts` bounds that.
-    func lookup(parent: UInt64, name: Name, request: Request, attempts: Int = 3) {
-        tree.lookup(parent: parent, name: name) { [self] result in
+    func lookup(parent: UInt64, name: Name, request: Request) {
+        numbered.lookup(parent: parent, name: name) { result in
             switch result {
-            case .success(let attributes):
-                if request.reply(entry: attributes) { return }
-                if attempts > 1 { return lookup(parent: parent, name: name, request: request, attempts: attempts - 1) }
-                request.fail(TreeError.io(path: name.escaped, reason: "its inode number was dropped at every lookup"),
-                             "lookup of \(name) in inode \(parent)")
+            case .success(let attributes): request.reply(entry: attributes)
             case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
             }
         }
     }
 
     func getattr(_ inode: UInt64, request: Request) {
-        tree.attributes(of: inode) { result in
+        numbered.attributes(of: inode) { result in
             switch result {
             case .success(let attributes): request.reply(attributes: attributes)
             case .failure(let error): request.fail(error, "getattr of inode \(inode)")
@@ -35,14 +28,14 @@ extension FuseFileSystem {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
         // An image is made before the open is answered (its reads then come from memory); the
         // answer comes from the generation pool, so no thread of ours waits for it.
-        tree.open(inode) { [passthrough] result in
+        numbered.open(inode) { [passthrough] result in
             switch result {
-            case .success(let content):
+            case .success(let (content, keepsCache)):
                 let passedThrough = content.spliceDescriptor.flatMap { passthrough.register($0, inode: inode) }.map {
                     PassedThroughFile(inode: inode, backing: $0, passthrough: passthrough)
                 }
                 // A passed-through file has no page cache of its own to keep.
-                cfuse_fi_set_keep_cache(info.pointer, content.keepsKernelCache && passedThrough == nil ? 1 : 0)
+                cfuse_fi_set_keep_cache(info.pointer, keepsCache && passedThrough == nil ? 1 : 0)
                 HandleSlot.store(FileHandle(content: content, passedThrough: passedThrough), in: info.pointer)
                 if let passedThrough { passthrough.expectReply(handle: info.pointer.pointee.fh, backing: passedThrough.backing) }
                 request.reply(open: info.pointer)
@@ -54,7 +47,7 @@ extension FuseFileSystem {
 
     /// One extended attribute; with `size` 0, only its length (the caller's probe for a buffer).
     func getxattr(_ inode: UInt64, name: String, size: Int, request: Request) {
-        tree.extendedAttribute(name, of: inode) { result in
+        numbered.extendedAttribute(name, of: inode) { result in
             switch result {
             case .success(let value) where size == 0:
                 request.reply(xattrSize: value.count)
@@ -70,7 +63,7 @@ extension FuseFileSystem {
 
     /// The attribute names, each followed by a NUL; with `size` 0, only the list's length.
     func listxattr(_ inode: UInt64, size: Int, request: Request) {
-        tree.extendedAttributeNames(of: inode) { result in
+        numbered.extendedAttributeNames(of: inode) { result in
             switch result {
             case .success(let names):
                 let list = names.reduce(into: [UInt8]()) { $0 += Array($1.utf8) + [0] }

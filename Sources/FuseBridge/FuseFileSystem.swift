@@ -5,8 +5,9 @@ import Logging
 import MediaTree
 import Synchronization
 
-/// What the libfuse callbacks reach through the session's userdata: the tree, the lookup counts,
-/// the queue that does the tree's work, and the count of requests not yet answered.
+/// What the libfuse callbacks reach through the session's userdata: the tree by number (its node
+/// table counts the kernel's lookups), the queue that does the tree's work, and the count of
+/// requests not yet answered.
 ///
 /// Callbacks that may wait on the tree (a probe, a listing) hand their request to `work` and
 /// return at once, so libfuse's threads stay free to answer `ls` and reads of other files.
@@ -25,9 +26,9 @@ public final class FuseFileSystem: Sendable {
     }
 
     let tree: MediaTree
+    let numbered: NumberedTree
     let logger: Logger
     let timeouts: Timeouts
-    let lookups: LookupCounts
     /// The buffers readdir replies are built in.
     let replyBuffers = ReplyBuffers()
     /// Originals read by the kernel itself, where it can.
@@ -47,8 +48,8 @@ public final class FuseFileSystem: Sendable {
         self.logger = logger
         self.timeouts = timeouts
         self.passthrough = Passthrough(wanted: passthrough, logger: logger)
-        lookups = LookupCounts(owner: tree)
-        notifier = KernelNotifier(lookups: lookups, logger: logger)
+        numbered = NumberedTree(tree: tree)
+        notifier = KernelNotifier(numbered: numbered, logger: logger)
     }
 
     /// The file system a request belongs to (the session's userdata).

@@ -14,15 +14,15 @@ import Synchronization
 /// or the root) are told; ENOENT (the kernel had dropped it already) is no error. Nothing is sent
 /// before `attach` or after `detach`: the session pointer is used only under the lock, and
 /// `detach` waits for notifications under way.
-public final class KernelNotifier: InvalidationSink {
+public final class KernelNotifier: SourceChangeSink {
     private let session = Mutex<SessionPointer?>(nil)
-    private let lookups: LookupCounts
+    private let numbered: NumberedTree
     private let logger: Logger
     private let sent = Atomic<Int>(0)
     private let expiryUnsupported = Atomic<Bool>(false)
 
-    init(lookups: LookupCounts, logger: Logger) {
-        self.lookups = lookups
+    init(numbered: NumberedTree, logger: Logger) {
+        self.numbered = numbered
         self.logger = logger
     }
 
@@ -38,7 +38,13 @@ public final class KernelNotifier: InvalidationSink {
         session.withLock { $0 = nil }
     }
 
-    public func invalidate(_ invalidations: [Invalidation]) {
+    /// Tells the kernel what `changes` made stale (`NumberedTree.invalidations(after:)`).
+    public func sourceChanged(_ changes: SourceChanges) {
+        let stale = numbered.invalidations(after: changes)
+        if !stale.isEmpty { invalidate(stale) }
+    }
+
+    func invalidate(_ invalidations: [Invalidation]) {
         session.withLock { session in
             guard let session = session?.pointer else { return }
             for invalidation in invalidations {
@@ -78,7 +84,7 @@ public final class KernelNotifier: InvalidationSink {
     }
 
     private func isHeld(_ inode: UInt64) -> Bool {
-        inode == UInt64(FUSE_ROOT_ID) || lookups.count(of: inode) > 0
+        numbered.isHeld(inode)
     }
 }
 

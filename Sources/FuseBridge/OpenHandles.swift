@@ -5,11 +5,11 @@ import MediaTree
 /// A folder listing taken at `opendir`: `readdir` and `readdirplus` serve it by offset, so a
 /// listing read in several calls is consistent even while the source changes.
 final class DirectoryHandle: Sendable {
-    /// The folder's entries, served after "." and ".." (offsets 0 and 1).
-    let listing: [DirectoryEntry]
+    /// The folder's listing, its entries served after "." and ".." (offsets 0 and 1).
+    let listing: KeptListing
     let inode: UInt64
 
-    init(inode: UInt64, listing: [DirectoryEntry]) {
+    init(inode: UInt64, listing: KeptListing) {
         self.inode = inode
         self.listing = listing
     }
@@ -17,7 +17,7 @@ final class DirectoryHandle: Sendable {
     /// Entries served before the listing: "." and "..".
     static let dotNames: [Name] = [".", ".."]
     static let dots = dotNames.count
-    var count: Int { listing.count + Self.dots }
+    var count: Int { listing.entries.count + Self.dots }
 }
 
 /// An open file: what `read` serves until `release`.

@@ -26,14 +26,14 @@ enum Operations {
         }
         ops.forget = { req, ino, nlookup in
             let request = Request(req!)
-            request.fileSystem.lookups.forget(UInt64(ino), count: nlookup)
+            request.fileSystem.numbered.forget(UInt64(ino), count: nlookup)
             request.none()
         }
         ops.forget_multi = { req, count, forgets in
             let request = Request(req!)
             for i in 0..<count {
                 let forget = forgets![i]
-                request.fileSystem.lookups.forget(UInt64(forget.ino), count: forget.nlookup)
+                request.fileSystem.numbered.forget(UInt64(forget.ino), count: forget.nlookup)
             }
             request.none()
         }

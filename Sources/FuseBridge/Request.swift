@@ -47,12 +47,9 @@ final class Request: @unchecked Sendable {
 
     func replyOK() { answer { fuse_reply_err(raw, 0) } }
 
-    /// Answers a lookup with `attributes`, unless their inode number was dropped meanwhile (the
-    /// kernel forgot the node while the tree looked it up): then nothing is sent and the answer is
-    /// false, and the caller asks the tree again for a number the kernel may have.
-    func reply(entry attributes: Attributes) -> Bool {
-        // Counted before the reply: the kernel may send forget as soon as it has the entry.
-        guard fileSystem.lookups.add(attributes.inode) else { return false }
+    /// Answers a lookup with `attributes`, whose number the node table counted a lookup of before
+    /// (the kernel may send forget as soon as it has the entry).
+    func reply(entry attributes: Attributes) {
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
         entry.generation = 1
@@ -60,7 +57,6 @@ final class Request: @unchecked Sendable {
         entry.attr_timeout = fileSystem.timeouts.attributes
         entry.entry_timeout = fileSystem.timeouts.entry
         answer { fuse_reply_entry(raw, &entry) }
-        return true
     }
 
     func reply(attributes: Attributes) {

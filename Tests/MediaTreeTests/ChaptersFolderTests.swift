@@ -1,3 +1,4 @@
+import FuseBridge
 import Foundation
 import MediaKit
 import MediaTree
@@ -17,24 +18,24 @@ import TestSupport
         let fixture = try TreeFixture(files: ["feature-1080p.mp4", "clips/clip-vp9.webm"], chapterFiles: ["multilingual.mkv"],
                                       settings: Self.settings(["fr", "en"]))
         // Listing the folders that hold media files reads no chapters.
-        _ = try fixture.tree.list(InodeTable.rootNumber)
-        _ = try fixture.tree.list(try fixture.lookup("chapters").inode)
-        _ = try fixture.tree.list(try fixture.lookup("clips").inode)
+        _ = try fixture.numbered.list(NodeKey.rootNumber)
+        _ = try fixture.numbered.list(try fixture.lookup("chapters").inode)
+        _ = try fixture.numbered.list(try fixture.lookup("clips").inode)
         #expect(fixture.media.chapterReads == 0)
 
         let folder = try fixture.lookup("chapters/multilingual.mkv")
-        #expect(try fixture.tree.list(folder.inode).names
+        #expect(try fixture.numbered.list(folder.inode).names
                 == ["multilingual.mkv", "info.json", "contact-sheet.jpg", "chapters", "storyboard", "thumbs", "tracks"])
         let chapters = try fixture.lookup("chapters/multilingual.mkv/chapters")
         #expect(chapters.type == .directory && chapters.permissions == 0o555)
-        let listing = try fixture.tree.list(chapters.inode)
+        let listing = try fixture.numbered.list(chapters.inode)
         #expect(listing.map(\.name) == [
             "01 00h00m00s Ouverture.png", "02 00h00m03s Le casse ∕ 1re partie.png", "03 00h00m03s Préparatifs.png",
             "04 00h00m05s Un titre long.png", "05 00h00m06s Intermède 🎬.png", "06 00h00m09s Générique.png",
             "chapters.json", "chapters.txt",
         ])
         for entry in listing {
-            let attributes = try fixture.tree.lookup(parent: chapters.inode, name: entry.name.escaped)
+            let attributes = try fixture.numbered.lookup(parent: chapters.inode, name: entry.name.escaped)
             #expect(attributes == entry.attributes, "\(entry.name)")
             #expect(attributes.type == .regular && attributes.permissions == 0o444 && attributes.size > 0)
         }
@@ -42,34 +43,34 @@ import TestSupport
         #expect(listing[0].attributes.size == Int64(PNGEncoder.encodedSize(width: 160, height: 90)))
         #expect(fixture.media.thumbnails(of: fixture.path("chapters/multilingual.mkv")) == 0)
         #expect(fixture.media.chapterReads == 1)
-        _ = try fixture.tree.list(chapters.inode)
+        _ = try fixture.numbered.list(chapters.inode)
         _ = try fixture.lookup("chapters/multilingual.mkv/chapters/chapters.json")
         #expect(fixture.media.chapterReads == 1, "read once per version of the file")
         try fixture.touch("chapters/multilingual.mkv")
-        _ = try fixture.tree.list(try fixture.lookup("chapters/multilingual.mkv/chapters").inode)
+        _ = try fixture.numbered.list(try fixture.lookup("chapters/multilingual.mkv/chapters").inode)
         #expect(fixture.media.chapterReads == 2, "a changed file is read again")
     }
 
     @Test func filesWithoutChaptersHaveNoChaptersFolder() throws {
         let fixture = try TreeFixture(files: ["clips/clip-vp9.webm"])
         let folder = try fixture.lookup("clips/clip-vp9.webm")
-        #expect(!(try fixture.tree.list(folder.inode).map(\.name)).contains("chapters"))
-        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: folder.inode, name: "chapters") }
-        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: folder.inode, name: "cover.png") }
+        #expect(!(try fixture.numbered.list(folder.inode).map(\.name)).contains("chapters"))
+        #expect(throws: TreeError.notFound) { try fixture.numbered.lookup(parent: folder.inode, name: "chapters") }
+        #expect(throws: TreeError.notFound) { try fixture.numbered.lookup(parent: folder.inode, name: "cover.png") }
     }
 
     @Test func namesOutsideTheListingDoNotResolve() throws {
         let fixture = try TreeFixture(files: [], chapterFiles: ["two-languages.mp4"])
         let chapters = try fixture.lookup("chapters/two-languages.mp4/chapters").inode
         for name in ["01 00h00m00s.png", "04 00h00m12s Extra.png", "01 00h00m00s Arrivée.png", "thumbs", "cover.png"] {
-            #expect(throws: TreeError.notFound, "\(name)") { try fixture.tree.lookup(parent: chapters, name: name) }
+            #expect(throws: TreeError.notFound, "\(name)") { try fixture.numbered.lookup(parent: chapters, name: name) }
         }
-        #expect(throws: Never.self) { try fixture.tree.lookup(parent: chapters, name: "01 00h00m00s Arrival.png") }
+        #expect(throws: Never.self) { try fixture.numbered.lookup(parent: chapters, name: "01 00h00m00s Arrival.png") }
     }
 
     @Test func chapterArtworkIsServedAsStored() throws {
         let fixture = try TreeFixture(files: [], chapterFiles: ["two-languages.mp4"], settings: Self.settings(["fr"]))
-        let names = try fixture.tree.list(try fixture.lookup("chapters/two-languages.mp4/chapters").inode).names
+        let names = try fixture.numbered.list(try fixture.lookup("chapters/two-languages.mp4/chapters").inode).names
         #expect(names == ["01 00h00m00s Arrivée.png", "02 00h00m04s L'accord ∕ 2e partie.png", "03 00h00m08s Départ 🚀.png",
                           "chapters.json", "chapters.txt"])
         for (i, name) in names.prefix(3).enumerated() {
@@ -86,7 +87,7 @@ import TestSupport
         let fixture = try TreeFixture(files: ["audio/audiobook.m4a"])
         let folder = try fixture.lookup("audio/audiobook.m4a")
         // The cover is a stored JPEG: listed as such, served byte for byte.
-        #expect(try fixture.tree.list(folder.inode).names == ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"])
+        #expect(try fixture.numbered.list(folder.inode).names == ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"])
         let stored = try fixture.read("audio/audiobook.m4a/cover.jpg")
         #expect(stored.starts(with: [0xFF, 0xD8]) && fixture.media.stillImages == 0, "served as stored, not decoded")
         // The other format resolves too: a 600×900 JPEG cover, written as a PNG of that size.
@@ -95,7 +96,7 @@ import TestSupport
         #expect(fixture.media.stillImages == 0, "stat decodes nothing")
         let png = try fixture.read("audio/audiobook.m4a/cover.png")
         #expect(png.count == Int(cover.size) && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let chapters = try fixture.tree.list(try fixture.lookup("audio/audiobook.m4a/chapters").inode)
+        let chapters = try fixture.numbered.list(try fixture.lookup("audio/audiobook.m4a/chapters").inode)
         #expect(chapters.count == 6)
         for entry in chapters where entry.name.escaped.hasSuffix(".jpg") {
             #expect(try fixture.read("audio/audiobook.m4a/chapters/" + entry.name.escaped) == stored)

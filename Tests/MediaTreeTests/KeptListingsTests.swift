@@ -1,37 +1,38 @@
+@testable import FuseBridge
 import Foundation
 @testable import MediaTree
 import Testing
 import TestSupport
 
-/// Listings made from a version alone are kept and given again while the source stays the same
-/// (a library's `ls -lR` relists every folder each time); anything that could make them wrong
-/// makes them anew: a changed file, a changed mode, a dropped inode number, a track size not yet known.
+/// Listings made from a version alone are kept by their folder's entry in the node table and given
+/// again while the source stays the same (a library's `ls -lR` relists every folder each time);
+/// anything that could make them wrong makes them anew: a changed file, a changed mode, a track
+/// size not yet known. Entries numbered from a listing hold no node until asked for.
 @Suite struct KeptListingsTests {
     @Test func aMediaFolderListedOnceIsListedAgainAtOnceWithNoMediaWork() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4"])
         let folder = try fixture.lookup("feature-1080p.mp4")
         // Never listed: its listing may read the file (chapters, pictures), so it is a worker's.
-        #expect(fixture.tree.listAtOnce(folder.inode) == nil)
-        let listed = try fixture.tree.list(folder.inode)
+        #expect(fixture.numbered.listingAtOnce(folder.inode) == nil)
+        let listed = try fixture.numbered.list(folder.inode)
         let work = fixture.media.total
-        let again = try #require(fixture.tree.listAtOnce(folder.inode)).get()
-        #expect(again == listed && again.names == listed.names)
+        let again = try #require(fixture.numbered.listingAtOnce(folder.inode)).get()
+        #expect(again.entries == listed && again === fixture.numbered.table.entry(folder.inode)?.listing)
         #expect(fixture.media.total == work)
         // A folder listed from memory keeps its listing from the first one.
         let thumbs = try fixture.lookup("feature-1080p.mp4/thumbs")
-        let first = try #require(fixture.tree.listAtOnce(thumbs.inode)).get()
-        #expect(fixture.tree.listings.listing(of: thumbs.inode, stat: try stat(fixture, "feature-1080p.mp4"),
-                                              removals: fixture.tree.inodes.removals) == first)
+        let first = try #require(fixture.numbered.listingAtOnce(thumbs.inode)).get()
+        #expect(try #require(fixture.numbered.listingAtOnce(thumbs.inode)).get() === first)
     }
 
     @Test func aChangedFileIsListedAnew() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4"])
         let folder = try fixture.lookup("feature-1080p.mp4")
-        let before = try fixture.tree.list(folder.inode)
+        let before = try fixture.numbered.list(folder.inode)
         try fixture.touch("feature-1080p.mp4", seconds: -30)
         // The source changed: not given from memory, made again for the new version.
-        #expect(fixture.tree.listAtOnce(folder.inode) == nil)
-        let after = try fixture.tree.list(folder.inode)
+        #expect(fixture.numbered.listingAtOnce(folder.inode) == nil)
+        let after = try fixture.numbered.list(folder.inode)
         let original = { (listing: [DirectoryEntry]) in listing.first { $0.name == "feature-1080p.mp4" }!.attributes }
         #expect(original(after).modificationTime.tv_sec != original(before).modificationTime.tv_sec)
         #expect(after.names == before.names)
@@ -40,29 +41,38 @@ import TestSupport
     @Test func aChangedModeShowsInTheNextListing() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4"])
         let folder = try fixture.lookup("feature-1080p.mp4")
-        let before = try fixture.tree.list(folder.inode)
+        let before = try fixture.numbered.list(folder.inode)
         #expect(before.first { $0.name == "feature-1080p.mp4" }?.attributes.permissions == 0o444)
-        // A chmod keeps the file's identity (same bytes); the folder seen again carries the new
-        // stat, and its kept listing, made from the old one, is not given.
+        // A chmod keeps the file's identity (same bytes); the kept listing, made from the old stat,
+        // is not given.
         #expect(chmod(fixture.path("feature-1080p.mp4"), 0o600) == 0)
-        _ = try fixture.lookup("feature-1080p.mp4")
-        #expect(fixture.tree.listAtOnce(folder.inode) == nil)
-        let after = try fixture.tree.list(folder.inode)
+        #expect(fixture.numbered.listingAtOnce(folder.inode) == nil)
+        let after = try fixture.numbered.list(folder.inode)
         #expect(after.first { $0.name == "feature-1080p.mp4" }?.attributes.permissions == 0o400)
     }
 
-    @Test func aDroppedNumberIsNumberedAgainByTheNextListing() throws {
+    /// What readdirplus does: each entry numbered and counted, with no node made; the kernel asks
+    /// for one by number, which makes its node from the listed name, and forgets them all.
+    @Test func listedEntriesAreNumberedWithoutNodesAndMadeWhenAskedFor() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4"])
         let thumbs = try fixture.lookup("feature-1080p.mp4/thumbs")
-        let listed = try #require(fixture.tree.listAtOnce(thumbs.inode)).get()
-        let dropped = listed[3].inode
-        fixture.tree.drop(dropped)
-        #expect(!fixture.tree.isNumbered(dropped))
-        // The kept listing names a number the table no longer holds: made again, which numbers
-        // every entry again (with the same numbers).
-        let again = try #require(fixture.tree.listAtOnce(thumbs.inode)).get()
-        #expect(again.map(\.inode) == listed.map(\.inode))
-        #expect(again.allSatisfy { fixture.tree.isNumbered($0.inode) })
+        let listing = try #require(fixture.numbered.listingAtOnce(thumbs.inode)).get()
+        let numbers = listing.entries.indices.map { fixture.numbered.enter(listing, index: $0) }
+        #expect(numbers == listing.entries.map(\.inode), "the numbers the keys ask for")
+        #expect(numbers.allSatisfy { fixture.numbered.table.entry($0)?.node == nil })
+        let parses = fixture.tree.statistics.thumbnailNameParses.load(ordering: .relaxed)
+        let third = try fixture.numbered.attributes(of: numbers[2])
+        #expect(third == listing.entries[2].attributes)
+        #expect(fixture.tree.statistics.thumbnailNameParses.load(ordering: .relaxed) == parses + 1, "made from its name")
+        // The same key looked up by name: the same number, one more lookup.
+        let byName = try fixture.lookup("feature-1080p.mp4/thumbs/" + listing.entries[2].name.escaped)
+        #expect(byName.inode == numbers[2] && fixture.numbered.table.lookups(of: numbers[2]) == 2)
+        for number in numbers { fixture.numbered.forget(number, count: 2) }
+        #expect(numbers.allSatisfy { !fixture.numbered.holds($0) })
+        // Listed again from the kept listing: numbered again, with the same numbers.
+        let again = try #require(fixture.numbered.listingAtOnce(thumbs.inode)).get()
+        #expect(again === listing)
+        #expect(again.entries.indices.map { fixture.numbered.enter(again, index: $0) } == numbers)
     }
 
     @Test func aTrackGroupIsKeptOnlyOnceEverySizeIsKnown() throws {
@@ -70,17 +80,12 @@ import TestSupport
         defer { cache.remove() }
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
         let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
-        let stat = try stat(fixture, "movie-1080p.mkv")
-        let names = try #require(fixture.tree.listAtOnce(audible.inode)).get()
-        #expect(names.allSatisfy { $0.nameAndTypeOnly })
-        #expect(fixture.tree.listings.listing(of: audible.inode, stat: stat, removals: fixture.tree.inodes.removals) == nil)
-        _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names[0].name.escaped)  // the pass
-        let sized = try #require(fixture.tree.listAtOnce(audible.inode)).get()
-        #expect(sized.allSatisfy { !$0.nameAndTypeOnly && $0.attributes.size > 0 })
-        #expect(fixture.tree.listings.listing(of: audible.inode, stat: stat, removals: fixture.tree.inodes.removals) == sized)
-    }
-
-    private func stat(_ fixture: TreeFixture, _ relative: String) throws -> SourceStat {
-        try #require(fixture.tree.sourceStat(SourcePath(relative)))
+        let names = try #require(fixture.numbered.listingAtOnce(audible.inode)).get()
+        #expect(names.entries.allSatisfy { $0.nameAndTypeOnly })
+        #expect(fixture.numbered.table.entry(audible.inode)?.listing == nil)
+        _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
+        let sized = try #require(fixture.numbered.listingAtOnce(audible.inode)).get()
+        #expect(sized.entries.allSatisfy { !$0.nameAndTypeOnly && $0.attributes.size > 0 })
+        #expect(fixture.numbered.table.entry(audible.inode)?.listing === sized)
     }
 }

@@ -1,3 +1,4 @@
+import FuseBridge
 import Foundation
 import Glibc
 import MediaTree
@@ -66,8 +67,8 @@ import TestSupport
     @Test func eachVersionOfAFileIsProbedOnce() throws {
         let fixture = try TreeFixture()
         let path = fixture.path("feature-1080p.mp4")
-        _ = try fixture.tree.list(InodeTable.rootNumber)
-        _ = try fixture.tree.list(InodeTable.rootNumber)
+        _ = try fixture.numbered.list(NodeKey.rootNumber)
+        _ = try fixture.numbered.list(NodeKey.rootNumber)
         _ = try fixture.read("feature-1080p.mp4/info.json")
         #expect(fixture.media.probes(of: path) == 1)
         try fixture.touch("feature-1080p.mp4")
@@ -93,7 +94,7 @@ import TestSupport
         #expect(renewed != notes)
         // The old number still names the file, with its own number, for the handles open on it;
         // opened anew it is stale (the kernel then looks the name up again).
-        #expect(try fixture.tree.attributes(of: notes).inode == notes)
+        #expect(try fixture.numbered.attributes(of: notes).inode == notes)
         #expect(throws: TreeError.stale) { try fixture.open(notes) }
         #expect(try fixture.lookup("notes.txt").inode == renewed)
 
@@ -124,8 +125,8 @@ import TestSupport
         try "no longer a video\n".write(toFile: fixture.path("feature-1080p.mp4"), atomically: true, encoding: .utf8)
         let plain = try fixture.lookup("feature-1080p.mp4")
         #expect(plain.type == .regular && plain.inode != folder.inode)
-        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: folder.inode) }
-        #expect(throws: TreeError.notFound) { try fixture.tree.list(folder.inode) }
+        #expect(throws: TreeError.notFound) { try fixture.numbered.attributes(of: folder.inode) }
+        #expect(throws: TreeError.notFound) { try fixture.numbered.list(folder.inode) }
     }
 
     @Test func symbolicLinksStayInsideTheSource() throws {
@@ -135,7 +136,7 @@ import TestSupport
         try manager.createSymbolicLink(atPath: fixture.path("outside.txt"), withDestinationPath: "/etc/hostname")
         try manager.createSymbolicLink(atPath: fixture.path("folder-link"), withDestinationPath: "clips")
         try manager.createSymbolicLink(atPath: fixture.path("dangling.mkv"), withDestinationPath: "nothing-here.mkv")
-        let names = try fixture.tree.list(InodeTable.rootNumber).map(\.name)
+        let names = try fixture.numbered.list(NodeKey.rootNumber).map(\.name)
         #expect(names.contains("inside.mp4"))
         #expect(!names.contains("outside.txt") && !names.contains("folder-link") && !names.contains("dangling.mkv"))
         #expect(try fixture.lookup("inside.mp4").type == .directory)
@@ -148,6 +149,6 @@ import TestSupport
         #expect(throws: TreeError.notFound) { try fixture.lookup("feature-1080p.mp4/cover.png") }
         #expect(throws: TreeError.notDirectory) { try fixture.lookup("notes.txt/x") }
         #expect(throws: TreeError.isDirectory) { try fixture.open(try fixture.lookup("clips").inode) }
-        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: 999_999) }
+        #expect(throws: TreeError.notFound) { try fixture.numbered.attributes(of: 999_999) }
     }
 }

@@ -1,3 +1,4 @@
+import FuseBridge
 import Dispatch
 import Foundation
 import Logging
@@ -109,11 +110,11 @@ final class CacheFolderFixture {
         var settings = TreeSettings()
         settings.cacheDirectory = folder.path
         let first = try TreeFixture(settings: settings)
-        _ = try first.tree.list(InodeTable.rootNumber)
+        _ = try first.numbered.list(NodeKey.rootNumber)
         _ = try first.lookup("feature-1080p.mp4/info.json")
         #expect(first.media.total > 0)
         let second = TreeFixture(source: first.source, settings: settings)
-        _ = try second.tree.list(InodeTable.rootNumber)
+        _ = try second.numbered.list(NodeKey.rootNumber)
         _ = try second.lookup("feature-1080p.mp4/info.json")
         #expect(second.media.total == 0)
         #expect(second.tree.statisticsDocument().contains("\"probes\":0,"))

@@ -1,3 +1,4 @@
+import FuseBridge
 import Foundation
 import Logging
 import MediaKit
@@ -21,7 +22,7 @@ import Testing
         #expect(count(statistics.probeFetches) == 1)
         #expect(attributes.size == Int64(PNGEncoder.encodedSize(width: 320, height: 180)))
         // Its attributes and its read: no name parsed again, no probe fetched again.
-        _ = try fixture.tree.attributes(of: attributes.inode)
+        _ = try fixture.numbered.attributes(of: attributes.inode)
         _ = try fixture.open(attributes.inode)
         #expect(count(statistics.thumbnailNameParses) == 1)
         #expect(count(statistics.probeFetches) == 1)
@@ -31,9 +32,10 @@ import Testing
     @Test func aProbeThatTimedOutIsTriedAgainAtTheNextLookup() throws {
         let source = try TreeFixture(files: ["clips/clip-vp9.webm"])
         let media = TimingOutOnceService()
-        let tree = MediaTree(sourceRoot: source.source.path, media: media, logger: Logger(label: "test"))
-        defer { tree.close() }
-        let clips = try tree.lookup(parent: InodeTable.rootNumber, name: "clips")
+        let mediaTree = MediaTree(sourceRoot: source.source.path, media: media, logger: Logger(label: "test"))
+        defer { mediaTree.close() }
+        let tree = NumberedTree(tree: mediaTree)
+        let clips = try tree.lookup(parent: NodeKey.rootNumber, name: "clips")
         // The first probe times out (a busy disk): shown as a plain file for now.
         let first = try tree.lookup(parent: clips.inode, name: "clip-vp9.webm")
         #expect(first.type == .regular)

@@ -1,3 +1,4 @@
+@testable import FuseBridge
 import Foundation
 import Glibc
 @testable import MediaTree
@@ -8,7 +9,7 @@ import Testing
 @Suite struct SourceChangesTests {
     /// The invalidations of `changes`, as readable text: `entry <parent path>/<name>`, `inode <path>`.
     private func described(_ fixture: TreeFixture, _ changes: SourceChanges) -> Set<String> {
-        Set(fixture.tree.invalidations(after: changes).map { invalidation in
+        Set(fixture.numbered.invalidations(after: changes).map { invalidation in
             switch invalidation {
             case .entry(let parent, let name):
                 let folder = path(of: parent, in: fixture)
@@ -18,21 +19,32 @@ import Testing
         })
     }
 
-    /// A node's path through the mount, from its placements.
+    /// A number's path through the mount, from where the table says it was named.
     private func path(of inode: UInt64, in fixture: TreeFixture) -> String {
-        var node = fixture.tree.inodes.node(for: inode)!
+        var number = inode
         var names: [String] = []
-        while let placement = node.placement {
-            names.insert(placement.name.escaped, at: 0)
-            node = fixture.tree.inodes.node(for: fixture.tree.inodes.existingNumber(for: placement.parent)!)!
+        while let entry = fixture.numbered.table.entry(number) {
+            switch entry.origin {
+            case .lookedUp(let parent, let name):
+                names.insert(name.escaped, at: 0)
+                number = parent
+            case .listed(let listing, let index):
+                names.insert(listing.entries[index].name.escaped, at: 0)
+                number = listing.folder
+            case .root, .tombstone:
+                return "/" + names.joined(separator: "/")
+            }
         }
-        return "/" + names.joined(separator: "/")
+        return "?/" + names.joined(separator: "/")
     }
 
     @Test func aChangedMediaFileMakesItsWholeFolderStale() throws {
         let fixture = try TreeFixture()
         let movie = "clips/clip-vp9.webm"
-        _ = try fixture.tree.list(fixture.lookup(movie).inode)
+        let folder = try fixture.lookup(movie).inode
+        let listing = try NumberedTree.wait { fixture.numbered.listing(of: folder, reply: $0) }
+        // As readdirplus gives them: every entry numbered.
+        for index in listing.entries.indices { _ = fixture.numbered.enter(listing, index: index) }
         _ = try fixture.lookup(movie + "/thumbs/at-1s.png")
         _ = try fixture.lookup("feature-1080p.mp4/info.json")  // another file: not touched
         let stale = described(fixture, SourceChanges(paths: [SourcePath(movie)]))
@@ -69,30 +81,30 @@ import Testing
     @Test func lostEventsMakeEveryNumberedNodeStale() throws {
         let fixture = try TreeFixture()
         _ = try fixture.lookup("clips/clip-vp9.webm/info.json")
-        let stale = fixture.tree.invalidations(after: SourceChanges(everything: true))
+        let stale = fixture.numbered.invalidations(after: SourceChanges(everything: true))
         let inodes = Set(stale.compactMap { if case .inode(let n) = $0 { n } else { nil } })
-        #expect(inodes.count == fixture.tree.inodes.count)
+        #expect(inodes.count == fixture.numbered.count - 1, "every number but the root's")
     }
 
-    @Test func aDroppedNumberNamesNothingUntilItsNodeIsSeenAgain() throws {
+    @Test func aForgottenNumberNamesNothingUntilItsNodeIsSeenAgain() throws {
         let fixture = try TreeFixture()
         let movie = "clips/clip-vp9.webm"
         let thumbnail = try fixture.lookup(movie + "/thumbs/at-1s.png").inode
-        let count = fixture.tree.inodes.count
-        fixture.tree.drop(thumbnail)
-        #expect(!fixture.tree.isNumbered(thumbnail))
-        #expect(fixture.tree.inodes.count == count - 1)
-        #expect(throws: TreeError.notFound) { try fixture.tree.attributes(of: thumbnail) }
-        // A change names only what the tree holds: the kernel cannot hold the dropped number.
-        let stale = fixture.tree.invalidations(after: SourceChanges(paths: [SourcePath(movie)]))
+        let count = fixture.numbered.count
+        fixture.numbered.forget(thumbnail, count: 1)
+        #expect(!fixture.numbered.holds(thumbnail))
+        #expect(fixture.numbered.count == count - 1)
+        #expect(throws: TreeError.notFound) { try fixture.numbered.attributes(of: thumbnail) }
+        // A change names only what the table holds: the kernel cannot hold the forgotten number.
+        let stale = fixture.numbered.invalidations(after: SourceChanges(paths: [SourcePath(movie)]))
         let folder = try fixture.lookup(movie).inode
         #expect(!stale.contains(Invalidation.inode(thumbnail)) && stale.contains(Invalidation.inode(folder)))
         // Seen again, the node has its number again: numbers are hashes of what nodes stand for.
         let again = try fixture.lookup(movie + "/thumbs/at-1s.png").inode
         #expect(again == thumbnail)
-        #expect(fixture.tree.isNumbered(thumbnail))
-        fixture.tree.drop(InodeTable.rootNumber)
-        #expect(fixture.tree.isNumbered(InodeTable.rootNumber))
+        #expect(fixture.numbered.holds(thumbnail))
+        fixture.numbered.forget(NodeKey.rootNumber, count: 100)
+        #expect(fixture.numbered.holds(NodeKey.rootNumber))
     }
 
     @Test func numbersAreTheSameInEveryTreeOverTheSameFiles() throws {
@@ -136,6 +148,7 @@ import Testing
         }
         watcher.start()
         defer { watcher.stop() }
+        #expect(watcher.waitUntilWatching(seconds: 10))
         func expectReported(_ rel: String, after change: () throws -> Void) rethrows {
             reported.withLock { $0 = [] }
             let start = Date()
@@ -145,7 +158,6 @@ import Testing
             }
             #expect(reported.withLock { $0.contains { $0.paths.contains(SourcePath(rel)) } }, "\(rel) not reported within 2 s")
         }
-        usleep(100_000)  // the first walk
         try expectReported("added.txt") { try "x".write(toFile: fixture.path("added.txt"), atomically: false, encoding: .utf8) }
         try expectReported("notes.txt") {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fixture.path("notes.txt")))
@@ -161,23 +173,26 @@ import Testing
         #expect(watcher.watchesEverything)
     }
 
-    /// Through the tree: a change to a file the kernel was shown reaches the sink as its nodes.
-    @Test func theTreeReportsStaleNodesToItsSink() throws {
+    /// Through the tree: a change to a file the kernel was shown reaches the sink, which makes it
+    /// the file's number and name.
+    @Test func theTreeReportsChangesToItsSink() throws {
         let fixture = try TreeFixture(files: ["notes.txt"])
         let notes = try fixture.lookup("notes.txt").inode
-        let sink = RecordingSink()
+        let sink = RecordingSink(numbered: fixture.numbered)
         fixture.tree.watchSource(reportingTo: sink)
-        usleep(100_000)  // the first walk
+        #expect(fixture.tree.waitUntilWatching(seconds: 10))
         let start = Date()
         try "changed".write(toFile: fixture.path("notes.txt"), atomically: true, encoding: .utf8)
         while !sink.received.withLock({ $0.contains(.inode(notes)) }) && Date().timeIntervalSince(start) < 2 { usleep(20_000) }
-        #expect(sink.received.withLock { $0.contains(.inode(notes)) && $0.contains(.entry(parent: InodeTable.rootNumber, name: "notes.txt")) })
+        #expect(sink.received.withLock { $0.contains(.inode(notes)) && $0.contains(.entry(parent: NodeKey.rootNumber, name: "notes.txt")) })
         #expect(fixture.tree.watchesEverySourceFolder)
     }
 }
 
-/// Keeps what it is told.
-final class RecordingSink: InvalidationSink {
+/// Keeps the invalidations of what it is told.
+final class RecordingSink: SourceChangeSink {
+    let numbered: NumberedTree
     let received = Mutex<[Invalidation]>([])
-    func invalidate(_ invalidations: [Invalidation]) { received.withLock { $0 += invalidations } }
+    init(numbered: NumberedTree) { self.numbered = numbered }
+    func sourceChanged(_ changes: SourceChanges) { received.withLock { $0 += numbered.invalidations(after: changes) } }
 }

@@ -1,3 +1,4 @@
+import FuseBridge
 import MediaKit
 import MediaTree
 import Testing
@@ -10,12 +11,12 @@ import Testing
         let fixture = try TreeFixture()
         let thumbs = try fixture.lookup("feature-1080p.mp4/thumbs")
         #expect(thumbs.type == .directory && thumbs.permissions == 0o555)
-        let listing = try fixture.tree.list(thumbs.inode)
+        let listing = try fixture.numbered.list(thumbs.inode)
         // A 30 s clip: one name a second, then the quarters.
         #expect(listing.count == 33)
         #expect(listing.first?.name == "at-00m00s.png" && listing.last?.name == "at-75%.png")
         for entry in listing {
-            let attributes = try fixture.tree.lookup(parent: thumbs.inode, name: entry.name.escaped)
+            let attributes = try fixture.numbered.lookup(parent: thumbs.inode, name: entry.name.escaped)
             #expect(attributes.type == .regular && attributes.size > 0 && attributes == entry.attributes)
             #expect(attributes.permissions == 0o444)
         }
@@ -25,7 +26,7 @@ import Testing
     @Test func filesWithoutVideoHaveNoThumbs() throws {
         let fixture = try TreeFixture(files: ["audio/audiobook.m4a"])
         let folder = try fixture.lookup("audio/audiobook.m4a")
-        #expect(!(try fixture.tree.list(folder.inode).map(\.name)).contains("thumbs"))
-        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: folder.inode, name: "thumbs") }
+        #expect(!(try fixture.numbered.list(folder.inode).map(\.name)).contains("thumbs"))
+        #expect(throws: TreeError.notFound) { try fixture.numbered.lookup(parent: folder.inode, name: "thumbs") }
     }
 }

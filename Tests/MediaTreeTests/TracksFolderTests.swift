@@ -1,3 +1,4 @@
+import FuseBridge
 import Dispatch
 import Foundation
 import Logging
@@ -24,12 +25,12 @@ import TestSupport
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache))
         let tracks = try fixture.lookup("movie-1080p.mkv/tracks")
         #expect(tracks.type == .directory && tracks.permissions == 0o555)
-        #expect(try fixture.tree.list(tracks.inode).map(\.name) == ["audible", "legible"])
-        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
+        #expect(try fixture.numbered.list(tracks.inode).map(\.name) == ["audible", "legible"])
+        let audible = try fixture.numbered.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
         #expect(audible.map(\.name) == ["eng English AAC 5.1 [English 5.1].mka", "fra French AC-3 stereo (default) [Français].mka",
                                         "deu German Opus stereo [Deutsch].mka"])
         #expect(audible.allSatisfy { $0.nameAndTypeOnly && $0.type == .regular })
-        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode)
+        let legible = try fixture.numbered.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode)
         #expect(legible.count == 7 && legible.allSatisfy(\.nameAndTypeOnly))
         #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 0)
         // The inode numbers listed are those a lookup gives.
@@ -40,7 +41,7 @@ import TestSupport
         #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
         // Once its pass is remembered, a listing carries each file's exact size: `ls -l` of the
         // folder then needs no lookup per file.
-        let again = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
+        let again = try fixture.numbered.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode)
         for entry in again {
             let attributes = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + entry.name.escaped)
             #expect(!entry.nameAndTypeOnly && entry.attributes == attributes)
@@ -52,9 +53,9 @@ import TestSupport
         let cache = try TempFolder("tracks-order")
         defer { cache.remove() }
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache, languages: ["de-AT", "fr"]))
-        let audible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode).names
+        let audible = try fixture.numbered.list(try fixture.lookup("movie-1080p.mkv/tracks/audible").inode).names
         #expect(audible.map { String($0.prefix(3)) } == ["deu", "fra", "eng"])
-        let legible = try fixture.tree.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode).names
+        let legible = try fixture.numbered.list(try fixture.lookup("movie-1080p.mkv/tracks/legible").inode).names
         #expect(legible.map { String($0.prefix(3)) } == ["fra", "fra", "fra", "eng", "eng", "eng", "eng"])
         #expect(legible[0].hasSuffix(".srt") && legible[3] == "eng English SRT.srt", "stream order kept within a language")
     }
@@ -65,10 +66,10 @@ import TestSupport
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings(cache: cache))
         let folder = "movie-1080p.mkv/tracks/"
         let names = try ["audible", "legible"].flatMap { group in
-            try fixture.tree.list(try fixture.lookup(folder + group).inode).map { group + "/" + $0.name.escaped }
+            try fixture.numbered.list(try fixture.lookup(folder + group).inode).map { group + "/" + $0.name.escaped }
         }
         let sizes = Mutex<[String: Int64]>([:])
-        let tree = fixture.tree
+        let tree = fixture.numbered
         let group = try fixture.lookup(folder + "audible").inode
         let legible = try fixture.lookup(folder + "legible").inode
         DispatchQueue.concurrentPerform(iterations: 40) { i in
@@ -105,20 +106,21 @@ import TestSupport
         }
 
         let media = CountingMediaService()
-        let again = MediaTree(sourceRoot: fixture.source.path, media: media, logger: Logger(label: "test"), settings: settings)
-        defer { again.close() }
-        var attributes = try again.attributes(of: InodeTable.rootNumber)
+        let tree = MediaTree(sourceRoot: fixture.source.path, media: media, logger: Logger(label: "test"), settings: settings)
+        defer { tree.close() }
+        let again = NumberedTree(tree: tree)
+        var attributes = try again.attributes(of: NodeKey.rootNumber)
         for part in name.split(separator: "/") { attributes = try again.lookup(parent: attributes.inode, name: String(part)) }
         #expect(attributes.size == Int64(first.count))
         #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 0)
-        #expect(again.statisticsDocument().contains("\"track_sets_from_disk\":1"))
+        #expect(tree.statisticsDocument().contains("\"track_sets_from_disk\":1"))
 
         // Removed from the cache behind the tree's back: opening it makes it again, same bytes.
         let manifests = try FileManager.default.subpathsOfDirectory(atPath: cache.path("cache/tracks"))
             .filter { $0.hasSuffix("/legible/eng English WebVTT.vtt") }
         #expect(manifests.count == 1)
         try FileManager.default.removeItem(atPath: cache.path("cache/tracks/") + manifests[0])
-        let content = try TreeFixture.open(again, attributes.inode)
+        let content = try again.open(attributes.inode)
         let reread = try content.read(offset: 0, count: first.count + 10)
         #expect(reread == first)
         #expect(media.trackPasses(of: fixture.path("clips/clip-vp9.webm")) == 1)
@@ -177,12 +179,12 @@ import TestSupport
                                     "-map", "0:v", "-c", "copy", silent])
         #expect(made.succeeded, "\(made)")
         let folder = try fixture.lookup("clips/silent.webm")
-        #expect(try fixture.tree.list(folder.inode).names == ["silent.webm", "info.json", "contact-sheet.jpg", "storyboard", "thumbs"])
-        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: folder.inode, name: "tracks") }
+        #expect(try fixture.numbered.list(folder.inode).names == ["silent.webm", "info.json", "contact-sheet.jpg", "storyboard", "thumbs"])
+        #expect(throws: TreeError.notFound) { try fixture.numbered.lookup(parent: folder.inode, name: "tracks") }
         // And the WebM clip has both groups, with nothing visual (one video stream).
         let tracks = try fixture.lookup("clips/clip-vp9.webm/tracks")
-        #expect(try fixture.tree.list(tracks.inode).map(\.name) == ["audible", "legible"])
-        #expect(throws: TreeError.notFound) { try fixture.tree.lookup(parent: tracks.inode, name: "visual") }
+        #expect(try fixture.numbered.list(tracks.inode).map(\.name) == ["audible", "legible"])
+        #expect(throws: TreeError.notFound) { try fixture.numbered.lookup(parent: tracks.inode, name: "visual") }
         #expect(throws: TreeError.notFound) {
             try fixture.lookup("clips/clip-vp9.webm/tracks/audible/no such track.mka")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import FuseBridge
 import Logging
 import MediaKit
 import MediaTree
@@ -61,6 +62,8 @@ final class TreeFixture {
     let source: URL
     let media = CountingMediaService()
     let tree: MediaTree
+    /// The tree by number, as the kernel reaches it.
+    let numbered: NumberedTree
 
     /// Whether this fixture made `source` (and removes it).
     private let ownsSource: Bool
@@ -80,6 +83,7 @@ final class TreeFixture {
         }
         ownsSource = true
         tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
+        numbered = NumberedTree(tree: tree)
     }
 
     /// A second tree over another fixture's source (which stays that fixture's to remove).
@@ -87,6 +91,7 @@ final class TreeFixture {
         self.source = source
         ownsSource = false
         tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"), settings: settings)
+        numbered = NumberedTree(tree: tree)
     }
 
     deinit {
@@ -98,9 +103,9 @@ final class TreeFixture {
 
     /// The attributes at a slash-separated path from the root, looked up name by name.
     func lookup(_ path: String) throws -> Attributes {
-        var attributes = try tree.attributes(of: InodeTable.rootNumber)
+        var attributes = try numbered.attributes(of: NodeKey.rootNumber)
         for name in path.split(separator: "/") {
-            attributes = try tree.lookup(parent: attributes.inode, name: String(name))
+            attributes = try numbered.lookup(parent: attributes.inode, name: String(name))
         }
         return attributes
     }
@@ -116,14 +121,9 @@ final class TreeFixture {
         }
     }
 
-    /// `tree.open`, waited for (a test may wait; FUSE threads never do).
+    /// `open` by number, waited for (a test may wait; FUSE threads never do).
     func open(_ inode: UInt64) throws -> any FileContent {
-        try Self.open(tree, inode)
-    }
-
-    /// `open` on another tree (a second one over the same source, say).
-    static func open(_ tree: MediaTree, _ inode: UInt64) throws -> any FileContent {
-        try MediaTree.wait { tree.open(inode, reply: $0) }
+        try numbered.open(inode)
     }
 
     /// Sets the modification time of a source file `seconds` into the future (a changed version).
@@ -133,7 +133,7 @@ final class TreeFixture {
     }
 }
 
-// The waiting wrappers of the tree's operations (`MediaTree.wait`, `lookup(parent:name:)`, …) are in
+// The waiting wrappers of the operations by number (`NumberedTree.wait`, `lookup(parent:name:)`, …) are in
 // TestSupport (DirectTreeClient.swift), shared with the scenario suites.
 
 extension [DirectoryEntry] {

@@ -1,17 +1,15 @@
 import Logging
 
 extension MediaTree {
-    /// Watches the source for changes until `close()`: each batch of changes becomes the names and
-    /// nodes it makes stale (`invalidations(after:)`), handed to `sink` on the watcher's thread.
+    /// Watches the source for changes until `close()`: each batch of changes is handed to `sink` on
+    /// the watcher's thread.
     /// Without inotify (no instance could be made), logs a warning: changes are then seen within
     /// the kernel's cache time only, through the tree's checks of the source on every request.
-    public func watchSource(reportingTo sink: any InvalidationSink) {
+    public func watchSource(reportingTo sink: any SourceChangeSink) {
         do {
-            let watcher = try SourceWatcher(root: resolvedRoot, logger: logger) { [weak self] changes in
-                guard let self else { return }
-                let stale = invalidations(after: changes)
-                logger.debug("source changed: \(changes.everything ? "everything" : "\(changes.paths.sorted())"), \(stale.count) to invalidate")
-                if !stale.isEmpty { sink.invalidate(stale) }
+            let watcher = try SourceWatcher(root: resolvedRoot, logger: logger) { [logger] changes in
+                logger.debug("source changed: \(changes.everything ? "everything" : "\(changes.paths.sorted())")")
+                sink.sourceChanged(changes)
             }
             let previous = watching.withLock { slot in
                 defer { slot = watcher }
@@ -22,6 +20,12 @@ extension MediaTree {
         } catch {
             logger.warning("source changes cannot be watched (inotify: \(error)): they are seen within the kernel's cache time only")
         }
+    }
+
+    /// Waits until the source's folders are watched (at most `seconds`; false when they are not, or
+    /// nothing watches): changes made after that are all reported.
+    public func waitUntilWatching(seconds: Double) -> Bool {
+        watching.withLock { $0 }?.waitUntilWatching(seconds: seconds) ?? false
     }
 
     /// Whether every folder of the source is watched, so that every change is reported as it happens.

@@ -12,17 +12,3 @@ public struct SourceChanges: Sendable, Equatable {
 
     public var isEmpty: Bool { paths.isEmpty && !everything }
 }
-
-/// Something the kernel may hold that a source change made stale.
-public enum Invalidation: Hashable, Sendable {
-    /// The name `name` in the folder numbered `parent`: the kernel must look it up again.
-    case entry(parent: UInt64, name: Name)
-    /// The node numbered `inode`: its attributes and cached bytes must be asked for again.
-    case inode(UInt64)
-}
-
-/// Where the tree reports what the kernel must forget; the FUSE layer implements it (the tree knows
-/// no libfuse). Called from the source watcher's thread, never from a request's.
-public protocol InvalidationSink: AnyObject, Sendable {
-    func invalidate(_ invalidations: [Invalidation])
-}

@@ -19,6 +19,8 @@ final class SourceWatcher: @unchecked Sendable {
     /// A pipe whose write end `stop()` writes to, waking the thread's `poll`.
     private let wake: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled once the folders there were at the start are watched.
+    private let watching = DispatchSemaphore(value: 0)
     private let limitReached = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     // Touched by the watcher's thread only.
@@ -68,8 +70,17 @@ final class SourceWatcher: @unchecked Sendable {
         finished.wait()
     }
 
+    /// Waits until the folders there were at the start are watched (at most `seconds`); whether
+    /// they are. Changes made after that are all reported.
+    func waitUntilWatching(seconds: Double) -> Bool {
+        guard watching.wait(timeout: .now() + seconds) == .success else { return false }
+        watching.signal()
+        return true
+    }
+
     private func run() {
         watchTree(from: .root)
+        watching.signal()
         var polled = [pollfd(fd: inotify.descriptor, events: Int16(POLLIN), revents: 0),
                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
         while true {

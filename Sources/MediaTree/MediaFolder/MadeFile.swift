@@ -30,9 +30,9 @@ extension MadeFile {
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
-        let unchanged = tree.openedVersions.open(tree.inodes.number(for: self), at: version.identity)
+        let identity = version.identity
         bytes(in: tree) { result in
-            reply(result.map { BytesContent(bytes: $0, keepsKernelCache: unchanged) })
+            reply(result.map { BytesContent(bytes: $0, version: identity) })
         }
     }
 }

@@ -46,6 +46,6 @@ extension MediaTree {
         guard let immediate = node as? any ImmediateAttributes, let placement = node.placement else {
             throw TreeError.io(path: "\(node.key.path)", reason: "a listed entry without attributes")
         }
-        return DirectoryEntry(name: placement.name, attributes: try immediate.attributes(in: self))
+        return DirectoryEntry(name: placement.name, attributes: try immediate.attributes(in: self), keyHash: node.key.stableHash)
     }
 }

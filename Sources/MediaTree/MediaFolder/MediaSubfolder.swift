@@ -25,6 +25,16 @@ extension MediaSubfolder {
     func placement(of name: Name) -> Placement { Placement(parent: key, name: name) }
 }
 
+/// A folder whose listing is worked out from its version of the media file and the mount's
+/// settings alone (the probe, the chapter list, the plans of its pictures, the sizes of its tracks:
+/// their files are bit-exact), so it is the same every time while the source is: `MediaFolder` and
+/// its subfolders. A listing of one is kept by whoever holds the folder (FuseBridge's node table)
+/// and given again while the source is unchanged (`MediaTree.isUnchanged`), unless an entry of it
+/// is known by name and type only (a track whose pass is not remembered): that one gains its size.
+protocol LastingListing: FolderNode {
+    var version: MediaVersion { get }
+}
+
 /// A media subfolder whose listing is worked out from its version in memory alone (the probe, the
 /// track plan, the settings): no file is read and nothing waits. While its source is unchanged, a
 /// listing of it is answered on the thread that received the request (`MediaTree.listAtOnce`);

@@ -1,37 +1,48 @@
 import MediaKit
+import Synchronization
 import SystemPackage
 
-/// One version of a media file: its stat and its probe, the state every entry of its media
-/// folder is made from. A node resolved from a version carries it, so a request reads the probe
-/// once; a changed source is another version (`MediaTree.currentVersion(of:)`).
+/// One version of a media file: its identity (device, inode, size, modification time) and its
+/// probe, the state every entry of its media folder is made from. A node resolved from a version
+/// carries it, so a request reads the probe once; a changed source is another version
+/// (`MediaTree.currentVersion(of:)`). Its stat's other fields (mode, owner, times) are the latest
+/// seen: a `chmod` changes no byte, so it is the same version, showing the new mode.
 final class MediaVersion: Sendable {
     let path: SourcePath
-    let stat: SourceStat
+    let identity: FileIdentity
+    private let latest: Mutex<SourceStat>
     let info: MediaInfo
     /// The absolute path, for the media layer and for log lines.
     let shownAs: AbsolutePath
 
-    /// What a made file's number depends on besides its path: this version (FNV-1a of the source's
-    /// device, inode, size and modification time), so each version of a made file is its own inode
+    /// What a made file's number depends on besides its path: this version (the stable hash of the
+    /// source's device, inode, size and modification time), so each version of a made file is its own inode
     /// and the kernel never serves one version's bytes under another's size. Worked out once: every
     /// made file of the version (a listing's dozens of thumbnails) keys by it.
     let stamp: UInt64
 
     init(path: SourcePath, stat: SourceStat, info: MediaInfo, shownAs: AbsolutePath) {
         self.path = path
-        self.stat = stat
+        identity = stat.identity
+        latest = Mutex(stat)
         self.info = info
         self.shownAs = shownAs
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         let identity = stat.identity
-        for value in [identity.device, identity.inode, UInt64(bitPattern: identity.size),
-                      UInt64(bitPattern: identity.modificationNanoseconds)] {
-            withUnsafeBytes(of: value.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        stamp = StableHasher.hash { hasher in
+            hasher.add(identity.device)
+            hasher.add(identity.inode)
+            hasher.add(identity.size)
+            hasher.add(identity.modificationNanoseconds)
         }
-        stamp = hash
     }
 
-    var identity: FileIdentity { stat.identity }
+    /// The source's stat as last seen.
+    var stat: SourceStat { latest.withLock { $0 } }
+
+    /// Records `stat`, seen now, of this version (the same identity).
+    func saw(_ stat: SourceStat) {
+        latest.withLock { $0 = stat }
+    }
 
     /// The media file of this version, as the media layer takes it.
     var file: MediaFile {

@@ -38,7 +38,6 @@ final class OriginalFile: FileNode, ImmediateAttributes, MediaFolderEntry {
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
-        let unchanged = tree.openedVersions.open(tree.inodes.number(for: self), at: version.identity)
-        reply(Result { try SourceFileContent(path: version.shownAs, keepsKernelCache: unchanged) })
+        reply(Result { try SourceFileContent(path: version.shownAs, version: version.identity) })
     }
 }

@@ -44,11 +44,14 @@ extension MediaTree {
     }
 
     /// The version of a media file as the source is now: `known` itself when its identity has not
-    /// changed (no probe asked for), else the new version.
+    /// changed (no probe asked for; its stat brought up to date), else the new version.
     /// - Throws: `TreeError.notFound` where the file is gone or no longer shown as media.
     func currentVersion(of known: MediaVersion) throws -> MediaVersion {
         guard let stat = sourceStat(known.path) else { throw TreeError.notFound }
-        if stat.identity == known.stat.identity { return known }
+        if stat.identity == known.identity {
+            known.saw(stat)
+            return known
+        }
         guard !stat.isDirectory, let settled = settledStat(known.path, first: stat), !settled.isDirectory,
               settled.identity.size > 0, let version = mediaVersion(at: known.path, stat: settled) else { throw TreeError.notFound }
         return version

@@ -39,7 +39,6 @@ final class PlainFile: FileNode, ImmediateAttributes {
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
-        let unchanged = tree.openedVersions.open(tree.inodes.number(for: self), at: stat.identity)
-        reply(Result { try SourceFileContent(path: tree.absolute(path), keepsKernelCache: unchanged) })
+        reply(Result { try SourceFileContent(path: tree.absolute(path), version: stat.identity) })
     }
 }

@@ -40,18 +40,17 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
         } catch {
             throw TreeError.io(path: shownAs.description, reason: error.description)
         }
-        let listed = UnsafeMutableBufferPointer<Attributes?>.allocate(capacity: names.count)
+        let listed = UnsafeMutableBufferPointer<DirectoryEntry?>.allocate(capacity: names.count)
         listed.initialize(repeating: nil)
         defer { listed.deallocate() }
         let box = UncheckedBox(listed)
         DispatchQueue.concurrentPerform(iterations: names.count) { i in
             // Folders, plain files and media folders: their attributes need no work but the probe.
-            box.value[i] = try? tree.sourceNode(at: path.appending(names[i]), parent: key)
-                .flatMap { $0 as? any ImmediateAttributes }?.attributes(in: tree)
+            guard let node = tree.sourceNode(at: path.appending(names[i]), parent: key) as? any ImmediateAttributes,
+                  let attributes = try? node.attributes(in: tree) else { return }
+            box.value[i] = DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash)
         }
-        return names.indices.compactMap { i in
-            listed[i].map { DirectoryEntry(name: names[i], attributes: $0) }
-        }
+        return listed.compactMap { $0 }
     }
 }
 

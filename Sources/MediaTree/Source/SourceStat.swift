@@ -37,10 +37,11 @@ struct SourceStat: Sendable, Equatable {
             accessTime: st.st_atim, modificationTime: st.st_mtim, changeTime: st.st_ctim)
     }
 
-    /// Every field the same (a listing made from one stat holds for the other).
+    /// Every field the same but the access time (a listing made from one stat holds for the other:
+    /// reading a file moves its access time, and with it every listing of a library read through).
     static func == (a: SourceStat, b: SourceStat) -> Bool {
         a.identity == b.identity && a.isDirectory == b.isDirectory && a.isRegular == b.isRegular && a.mode == b.mode
-            && a.uid == b.uid && a.gid == b.gid && same(a.accessTime, b.accessTime)
+            && a.uid == b.uid && a.gid == b.gid
             && same(a.modificationTime, b.modificationTime) && same(a.changeTime, b.changeTime)
     }
 

@@ -41,20 +41,20 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     }
 
     /// Every listed name is in the default box and within the duration, so all are one size,
-    /// worked out once; no name is parsed.
+    /// worked out once; no name is parsed and no node made (each entry's key is hashed from the
+    /// folder's `NodeKey.Family`).
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
         guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else { return [] }
-        let bytes = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
+        let family = NodeKey.Family(kind: ThumbnailFile.kind, path: version.path)
+        var attributes = tree.baseAttributes(number: 0, stat: version.stat)
+        attributes.permissions = 0o444
+        attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
         return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)
-            let request = ThumbnailRequest(streamIndex: stream.index, time: listed.time.seconds(duration: duration),
-                                           pick: .exact, width: size.width, height: size.height, format: format)
-            let file = ThumbnailFile(folder: self, name: name, request: request)
-            var attributes = tree.baseAttributes(of: file, stat: version.stat)
-            attributes.permissions = 0o444
-            attributes.size = bytes
-            return DirectoryEntry(name: name, attributes: attributes)
+            let hash = family.hash(name: name, stamp: version.stamp)
+            attributes.inode = NodeKey.number(forHash: hash)
+            return DirectoryEntry(name: name, attributes: attributes, keyHash: hash)
         }
     }
 

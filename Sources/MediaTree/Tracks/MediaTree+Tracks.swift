@@ -51,7 +51,7 @@ extension MediaTree {
     /// of another size (removed from the cache meanwhile) or, at its first open in this mount, with
     /// another checksum than its manifest's (damaged) is made again, once. The set stays out of
     /// eviction while the file is open.
-    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, keepsKernelCache: Bool, again: Bool = false,
+    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, again: Bool = false,
                    reply: @escaping Reply<any FileContent>) {
         let plan = trackPlan(of: version)
         let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
@@ -60,7 +60,7 @@ extension MediaTree {
             case .failure(let error):
                 reply(.failure(error))
             case .success(let file):
-                let content = try? SourceFileContent(path: AbsolutePath(bytes: Array(file.path.utf8)), keepsKernelCache: keepsKernelCache)
+                let content = try? SourceFileContent(path: AbsolutePath(bytes: Array(file.path.utf8)), version: version.identity)
                 var info = Glibc.stat()
                 if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size,
                    tracks.check(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan)) {
@@ -70,7 +70,7 @@ extension MediaTree {
                 guard !again else {
                     return reply(.failure(TreeError.io(path: file.path, reason: "the cached track is missing, changed or damaged")))
                 }
-                openTrack(entry, of: version, keepsKernelCache: false, again: true, reply: reply)
+                openTrack(entry, of: version, again: true, reply: reply)
             }
         }
     }

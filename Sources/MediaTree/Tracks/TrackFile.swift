@@ -38,7 +38,6 @@ final class TrackFile: FileNode {
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
-        let unchanged = tree.openedVersions.open(tree.inodes.number(for: self), at: version.identity)
-        tree.openTrack(entry, of: version, keepsKernelCache: unchanged, reply: reply)
+        tree.openTrack(entry, of: version, reply: reply)
     }
 }

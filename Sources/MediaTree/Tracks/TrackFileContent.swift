@@ -1,3 +1,5 @@
+import MediaKit
+
 /// An open track file of the cache folder: reads are spliced from its descriptor, and its set is
 /// kept out of the disk cache's eviction until the file is released (the pin goes with it).
 final class TrackFileContent: FileContent {
@@ -10,6 +12,6 @@ final class TrackFileContent: FileContent {
     }
 
     func read(offset: Int64, count: Int) throws -> [UInt8] { try file.read(offset: offset, count: count) }
-    var keepsKernelCache: Bool { file.keepsKernelCache }
+    var version: FileIdentity { file.version }
     var spliceDescriptor: Int32? { file.spliceDescriptor }
 }

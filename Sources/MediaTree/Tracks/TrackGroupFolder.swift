@@ -33,14 +33,17 @@ final class TrackGroupFolder: ImmediateListing {
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let remembered = tree.rememberedTracks(group, of: version)
+        let family = NodeKey.Family(kind: TrackFile.kind, path: version.path)
+        let groupName = Name(group.rawValue)
         return TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
-            let file = TrackFile(folder: self, entry: entry)
+            let name = Name(entry.name)
+            let hash = family.hash(names: [groupName, name], stamp: version.stamp)
             var size: Int64?
             if case .made(let made)? = remembered?.outcome(group: entry.group, name: entry.name) { size = made.size }
-            var attributes = tree.baseAttributes(of: file, stat: version.stat)
+            var attributes = tree.baseAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
             attributes.permissions = 0o444
             attributes.size = size ?? 0
-            return DirectoryEntry(name: file.placement!.name, attributes: attributes, nameAndTypeOnly: size == nil)
+            return DirectoryEntry(name: name, attributes: attributes, keyHash: hash, nameAndTypeOnly: size == nil)
         }
     }
 

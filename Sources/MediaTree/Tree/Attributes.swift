@@ -31,10 +31,20 @@ public struct DirectoryEntry: Sendable, Equatable {
     public var name: Name
     /// With `nameAndTypeOnly`, only `inode` and `type` are meaningful.
     public var attributes: Attributes
+    /// The `NodeKey.stableHash` of the node the entry names: the node itself is made only when asked
+    /// for by name (`FolderNode.child(named:)`), which gives a node of this key.
+    public var keyHash: UInt64
     /// The listing knows only the entry's name, inode number and type: the rest needs work that a
     /// plain `ls` must not cause (a track file's size needs a pass over its media file). Readdirplus
     /// then gives no attributes for it, and the kernel looks the name up when someone stats it.
     public var nameAndTypeOnly = false
     public var inode: UInt64 { attributes.inode }
+
+    public init(name: Name, attributes: Attributes, keyHash: UInt64, nameAndTypeOnly: Bool = false) {
+        self.name = name
+        self.attributes = attributes
+        self.keyHash = keyHash
+        self.nameAndTypeOnly = nameAndTypeOnly
+    }
     public var type: Attributes.FileType { attributes.type }
 }

@@ -6,9 +6,9 @@ public protocol FileContent: AnyObject, Sendable {
     /// Up to `count` bytes from `offset`; fewer only at the end of the file.
     /// - Throws: `TreeError.io`.
     func read(offset: Int64, count: Int) throws -> [UInt8]
-    /// Whether the kernel may keep the pages it cached at an earlier open: true when the content
-    /// is the same as at the file's previous open.
-    var keepsKernelCache: Bool { get }
+    /// The version of the source the bytes were made from: two opens of one node with the same
+    /// version have the same bytes, so the kernel may keep the pages it cached at the earlier one.
+    var version: FileIdentity { get }
     /// A descriptor whose bytes at the same offsets are the content, so that reads can be answered
     /// by splicing from it instead of copying through memory; nil for content made in memory.
     var spliceDescriptor: Int32? { get }
@@ -22,16 +22,16 @@ extension FileContent {
 public final class SourceFileContent: FileContent {
     public let descriptor: Int32
     let path: AbsolutePath
-    public let keepsKernelCache: Bool
+    public let version: FileIdentity
     public var spliceDescriptor: Int32? { descriptor }
 
     /// - Throws: `TreeError.io` if the file cannot be opened.
-    init(path: AbsolutePath, keepsKernelCache: Bool = false) throws {
+    init(path: AbsolutePath, version: FileIdentity) throws {
         let fd = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw TreeError.io(path: path.description, reason: String(cString: strerror(errno))) }
         self.descriptor = fd
         self.path = path
-        self.keepsKernelCache = keepsKernelCache
+        self.version = version
     }
 
     deinit { close(descriptor) }
@@ -48,11 +48,11 @@ public final class SourceFileContent: FileContent {
 /// Bytes made in memory (info.json, later images): served from a snapshot taken at open.
 public final class BytesContent: FileContent {
     public let bytes: [UInt8]
-    public let keepsKernelCache: Bool
+    public let version: FileIdentity
 
-    public init(bytes: [UInt8], keepsKernelCache: Bool = false) {
+    public init(bytes: [UInt8], version: FileIdentity) {
         self.bytes = bytes
-        self.keepsKernelCache = keepsKernelCache
+        self.version = version
     }
 
     public func read(offset: Int64, count: Int) throws -> [UInt8] {

@@ -15,8 +15,9 @@ extension MediaTree {
         return name.hasPrefix("user.") ? .noAttribute : .unsupportedNamespace
     }
 
-    /// `user.mediafs.stats`: the work done since mount, as one line of JSON.
-    func statisticsDocument() -> String {
+    /// `user.mediafs.stats`: the work done since mount, as one line of JSON, ending with `extra`
+    /// (what the caller counts).
+    public func statisticsDocument(adding extra: [(String, Int)] = []) -> String {
         let cache = pictures.memory.statistics
         var fields: [(String, Int)] = [
             ("probes", statistics.probes.load(ordering: .relaxed)),
@@ -36,9 +37,7 @@ extension MediaTree {
             ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
             ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
-            ("inodes", inodes.count),
-            ("listings_kept", listings.count),
-        ]
+        ] + extra
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

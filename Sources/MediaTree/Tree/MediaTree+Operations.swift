@@ -1,109 +1,113 @@
 import MediaKit
 
-/// The operations, by inode number: each finds the node, brings it up to date with the source
-/// (`resolved`) and hands the request to it.
+/// The operations, on a node the caller holds (FuseBridge's node table keeps them by number): each
+/// brings the node up to date with the source (`current`) and hands the request to it.
 extension MediaTree {
-    /// The node named `name` in the folder `parent`, with its attributes (a track file's once its
-    /// pass is done: the reply then comes from the tracks pool).
+    /// `node` as the source is now: itself when nothing changed, a node made anew from the changed
+    /// source (same key, so the same number), or an error.
+    /// - Throws: `TreeError.notFound` where the source no longer shows it; `.stale` where the node
+    ///   stands for a version of the source that is gone (a made file).
+    public func current(_ node: any TreeNode) throws -> any TreeNode {
+        try node.current(in: self)
+    }
+
+    /// The child called `name` of `folder` as the source is now, with its attributes (a track
+    /// file's once its pass is done: the reply then comes from the tracks pool).
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.stale`, `.io`.
-    public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<Attributes>) {
+    public func lookup(_ name: Name, in folder: any TreeNode, reply: @escaping Reply<(any TreeNode, Attributes)>) {
         do {
             guard name.isComponent else { throw TreeError.notFound }
-            guard let folder = try resolved(parent) as? any FolderNode else { throw TreeError.notDirectory }
+            guard let folder = try current(folder) as? any FolderNode else { throw TreeError.notDirectory }
             guard let child = try folder.child(named: name, in: self) else { throw TreeError.notFound }
-            child.attributes(in: self, reply: reply)
+            child.attributes(in: self) { reply($0.map { (child, $0) }) }
         } catch {
             reply(.failure(error))
         }
     }
 
-    /// The attributes of the node numbered `inode`, from the source as it is now; for a number of
-    /// a version that is gone (a made file, a file replaced by another), that version's, as the
-    /// handles still open on it read it (`fstat` on them must not fail).
+    /// The child called `name` of `folder`, without its attributes (no pass runs): what a name
+    /// listed before stands for. Nil where there is none.
+    public func child(named name: Name, in folder: any TreeNode) throws -> (any TreeNode)? {
+        guard name.isComponent, let folder = try current(folder) as? any FolderNode else { return nil }
+        return try folder.child(named: name, in: self)
+    }
+
+    /// The attributes of `node` as the source is now; for a node of a version that is gone (a made
+    /// file, a file replaced by another), that version's, as the handles still open on it read it
+    /// (`fstat` on them must not fail).
     /// Errors: `TreeError.notFound` where the source is gone or has changed kind.
-    public func attributes(of inode: UInt64, reply: @escaping Reply<Attributes>) {
+    public func attributes(of node: any TreeNode, reply: @escaping Reply<Attributes>) {
+        let now: any TreeNode
         do {
-            let node: any TreeNode
-            do {
-                node = try resolved(inode)
-            } catch TreeError.stale {
-                guard let kept = inodes.node(for: inode) else { throw TreeError.notFound }
-                node = kept
-            }
-            node.attributes(in: self) { result in
-                // An older number of a replaced file (still open) keeps its own number.
-                reply(result.map { var attributes = $0; attributes.inode = inode; return attributes })
-            }
+            now = try current(node)
+        } catch TreeError.stale {
+            now = node
         } catch {
-            reply(.failure(error))
+            return reply(.failure(error))
         }
+        now.attributes(in: self, reply: reply)
     }
 
-    /// The entries of the folder numbered `inode`, each with its attributes (a track file's name
-    /// and type only: `nameAndTypeOnly`). Makes no image and runs no track pass.
+    /// The entries of `folder`, each with its attributes (a track file's name and type only:
+    /// `nameAndTypeOnly`). Makes no image and runs no track pass.
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.io`.
-    public func list(_ inode: UInt64, reply: @escaping Reply<[DirectoryEntry]>) {
+    public func list(_ folder: any TreeNode, reply: @escaping Reply<Listing>) {
         reply(Result {
-            let removals = inodes.removals
-            guard let folder = try resolved(inode) as? any FolderNode else { throw TreeError.notDirectory }
-            guard let lasting = folder as? any LastingListing else { return try folder.list(in: self) }
-            return try listed(lasting, numbered: inode, removals: removals)
+            guard let folder = try current(folder) as? any FolderNode else { throw TreeError.notDirectory }
+            return Listing(entries: try folder.list(in: self), source: (folder as? any LastingListing).map(ListingSource.init))
         })
     }
 
-    /// The listing of the folder numbered `inode` where it can be had at once, its source unchanged
-    /// (one `stat`): kept from before (`KeptListings`), or made from memory alone (`ImmediateListing`).
-    /// Nil where the request must wait its turn on a worker (a source folder, which reads the disk;
-    /// a media folder or `chapters/` not listed before, which may read the file or the probe
-    /// database; a changed source, which is probed again): `list` answers those.
-    public func listAtOnce(_ inode: UInt64) -> Result<[DirectoryEntry], Error>? {
-        let removals = inodes.removals
-        guard let folder = inodes.node(for: inode) as? any LastingListing,
-              sourceStat(of: folder.version)?.identity == folder.version.stat.identity else { return nil }
-        if let kept = listings.listing(of: inode, stat: folder.version.stat, removals: removals) { return .success(kept) }
-        return folder is any ImmediateListing ? Result { try listed(folder, numbered: inode, removals: removals) } : nil
+    /// The listing of `folder` where it can be made at once from memory (`ImmediateListing`), its
+    /// source unchanged (one `stat`). Nil where the request must wait its turn on a worker (a
+    /// source folder, which reads the disk; a media folder or `chapters/` not listed before, which
+    /// may read the file or the probe database; a changed source, which is probed again): `list`
+    /// answers those.
+    public func listAtOnce(_ folder: any TreeNode) -> Result<Listing, Error>? {
+        guard let immediate = folder as? any ImmediateListing else { return nil }
+        let source = ListingSource(immediate)
+        guard isUnchanged(source) else { return nil }
+        return Result { Listing(entries: try immediate.list(in: self), source: source) }
     }
 
-    /// `folder`'s listing, made, and kept where every entry has its attributes; `removals` is the
-    /// table's count before it was made.
-    private func listed(_ folder: any LastingListing, numbered inode: UInt64, removals: UInt64) throws -> [DirectoryEntry] {
-        let entries = try folder.list(in: self)
-        if !entries.contains(where: \.nameAndTypeOnly) {
-            listings.keep(entries, of: inode, stat: folder.version.stat, removals: removals)
-        }
-        return entries
+    /// Whether the source a lasting listing was made from is as it was (every field of its stat: a
+    /// `chmod` shows), so that the listing may be given again.
+    public func isUnchanged(_ source: ListingSource) -> Bool {
+        SourceStat.read(source.path, root: resolvedRoot) == source.stat
     }
 
-    /// Opens the file numbered `inode` for reading: at once for the source's files and documents,
-    /// from the generation pool once an image is made, from the tracks pool once a track's pass is done.
+    /// Opens the file `node` for reading: at once for the source's files and documents, from the
+    /// generation pool once an image is made, from the tracks pool once a track's pass is done.
     /// Errors: `TreeError.isDirectory`, `.notFound`, `.stale` (a made file of a version that is
     /// gone: the kernel looks its name up again), `.io`.
-    public func open(_ inode: UInt64, reply: @escaping Reply<any FileContent>) {
+    public func open(_ node: any TreeNode, reply: @escaping Reply<any FileContent>) {
         do {
-            guard let file = try resolved(inode) as? any FileNode else { throw TreeError.isDirectory }
+            guard let file = try current(node) as? any FileNode else { throw TreeError.isDirectory }
             file.open(in: self, reply: reply)
         } catch {
             reply(.failure(error))
         }
     }
 
-    /// The names of the extended attributes of the node numbered `inode`. Makes no image.
-    public func extendedAttributeNames(of inode: UInt64, reply: @escaping Reply<[String]>) {
+    /// The names of the extended attributes of `node`. Makes no image.
+    public func extendedAttributeNames(of node: any TreeNode, reply: @escaping Reply<[String]>) {
         reply(Result {
-            let node = try resolved(inode)
+            let node = try current(node)
             let own = try node.extendedAttributeNames(in: self)
-            return node.key == inodes.node(for: InodeTable.rootNumber)?.key ? own + ["user.mediafs.stats"] : own
+            return node.key == root.key ? own + [Self.statisticsAttribute] : own
         })
     }
 
-    /// The value of the extended attribute `name` of the node numbered `inode`. A thumbnail's
-    /// `time` makes the image (on the generation pool, as a read would).
+    /// The value of the extended attribute `name` of `node`. A thumbnail's `time` makes the image
+    /// (on the generation pool, as a read would). The root's statistics come with `extraStatistics`
+    /// (what the caller counts: the numbers the kernel holds).
     /// Errors: `TreeError.notFound`, `.noAttribute`, `.io`.
-    public func extendedAttribute(_ name: String, of inode: UInt64, reply: @escaping Reply<[UInt8]>) {
+    public func extendedAttribute(_ name: String, of node: any TreeNode, extraStatistics: [(String, Int)] = [],
+                                  reply: @escaping Reply<[UInt8]>) {
         do {
-            let node = try resolved(inode)
-            if inode == InodeTable.rootNumber && name == "user.mediafs.stats" {
-                return reply(.success(Array(statisticsDocument().utf8)))
+            let node = try current(node)
+            if node.key == root.key && name == Self.statisticsAttribute {
+                return reply(.success(Array(statisticsDocument(adding: extraStatistics).utf8)))
             }
             guard try node.extendedAttributeNames(in: self).contains(name) else { throw TreeError.noAttribute }
             node.extendedAttribute(name, in: self, reply: reply)
@@ -112,16 +116,33 @@ extension MediaTree {
         }
     }
 
-    /// Whether `inode` names a node (it was given and not dropped since).
-    public func isNumbered(_ inode: UInt64) -> Bool {
-        inodes.holds(inode)
+    /// The mount's counters, on its root.
+    public static let statisticsAttribute = "user.mediafs.stats"
+}
+
+/// A folder's entries as listed, and the source they were made from where they hold as long as it
+/// stays as it was (`LastingListing`): then the listing may be kept and given again while
+/// `MediaTree.isUnchanged` says so.
+public struct Listing: Sendable {
+    public var entries: [DirectoryEntry]
+    public var source: ListingSource?
+
+    public init(entries: [DirectoryEntry], source: ListingSource? = nil) {
+        self.entries = entries
+        self.source = source
     }
 
-    /// Drops the number `inode`, which the kernel no longer holds, and what the tree keeps by it.
-    /// Seen again, the node is numbered again, with the same number (`InodeTable`).
-    public func drop(_ inode: UInt64) {
-        inodes.remove(inode)
-        listings.forget(inode)
-        openedVersions.forget([inode])
+    /// Whether every entry has its attributes (none is known by name and type only).
+    public var isWhole: Bool { !entries.contains(where: \.nameAndTypeOnly) }
+}
+
+/// The media file a lasting listing was made from, and its stat then.
+public struct ListingSource: Sendable, Equatable {
+    let path: AbsolutePath
+    let stat: SourceStat
+
+    init(_ folder: any LastingListing) {
+        path = folder.version.shownAs
+        stat = folder.version.stat
     }
 }

@@ -7,10 +7,10 @@ import Synchronization
 ///
 /// The hub the nodes work through: the source, the media service, the caches and the pools. Each
 /// kind of entry is one type (`TreeNode`: `SourceFolder`, `PlainFile`, `MediaFolder`, and in a
-/// media folder the kinds `MediaFolderEntries.kinds` lists); the operations here find the node a
-/// number names, bring it up to date with the source, and hand the request to it. Every operation
-/// answers through a `Reply`. Thread-safe; knows nothing of libfuse: answers are `Attributes`,
-/// listings, `FileContent` and `TreeError`.
+/// media folder the kinds `MediaFolderEntries.kinds` lists); the operations here bring a node up to
+/// date with the source and hand the request to it. Every operation answers through a `Reply`.
+/// Thread-safe; knows nothing of libfuse nor of which numbers the kernel holds (FuseBridge's node
+/// table): answers are nodes, `Attributes`, listings, `FileContent` and `TreeError`.
 public final class MediaTree: Sendable {
     /// The absolute path of the source folder, without a trailing slash.
     public let sourceRoot: String
@@ -18,7 +18,8 @@ public final class MediaTree: Sendable {
     /// anywhere under it).
     let rootBytes: [UInt8]
     let resolvedRoot: String
-    public let inodes: InodeTable
+    /// The source folder itself, numbered `NodeKey.rootNumber`.
+    public let root: any TreeNode
     public let settings: TreeSettings
     public let statistics = TreeStatistics()
     let media: MediaService
@@ -26,15 +27,11 @@ public final class MediaTree: Sendable {
     /// Probe results by source identity: a changed file is a new key and is probed again. Keeps
     /// only failures that the same bytes would give again (not a timeout).
     let probes = ComputedOnce<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure)
-    /// The source version each file was last opened at (for the kernel's page cache).
-    let openedVersions = OpenedVersions()
     /// The tracks of each source version, planned from its probe.
     let trackPlans = ComputedOnce<FileIdentity, TrackPlan>(capacity: 100_000)
     /// The sizes of rendered documents, for listings (`renderedSize`): a number each, so kept for
     /// many more documents than their bytes.
     let documentSizes = MemoryCache<MadeKey, Int>(capacity: 65_536)
-    /// The listings of folders made from a version alone, kept while it stays (`KeptListings`).
-    let listings = KeptListings()
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NameGap`; nil where it cannot be split).
@@ -65,20 +62,20 @@ public final class MediaTree: Sendable {
     }
 
     public init(sourceRoot: String, media: MediaService, logger: Logger, settings: TreeSettings = TreeSettings()) {
-        var root = sourceRoot
-        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
-        self.sourceRoot = root
-        rootBytes = Array(root.utf8)
-        if let resolved = realpath(root, nil) {
+        var rootPath = sourceRoot
+        while rootPath.count > 1 && rootPath.hasSuffix("/") { rootPath.removeLast() }
+        self.sourceRoot = rootPath
+        rootBytes = Array(rootPath.utf8)
+        if let resolved = realpath(rootPath, nil) {
             self.resolvedRoot = String(cString: resolved)
             free(resolved)
         } else {
-            self.resolvedRoot = root
+            self.resolvedRoot = rootPath
         }
         self.media = media
         self.logger = logger
         self.settings = settings
-        inodes = InodeTable(root: SourceFolder(path: .root, placement: nil))
+        root = SourceFolder(path: .root, placement: nil)
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
         pictures = MadeOnPool(pool: generation, memory: MemoryCache(capacity: settings.memoryCacheBytes),
@@ -105,20 +102,16 @@ public final class MediaTree: Sendable {
         return AbsolutePath(bytes: bytes)
     }
 
-    /// The node numbered `inode`, brought up to date with the source (and kept so in the table).
-    /// - Throws: `TreeError.notFound`, `.stale`.
-    func resolved(_ inode: UInt64) throws -> any TreeNode {
-        guard let node = inodes.node(for: inode) else { throw TreeError.notFound }
-        let current = try node.current(in: self)
-        if current !== node { inodes.number(for: current) }
-        return current
-    }
-
     /// What every node's attributes start from: its number, its source's owner and times, a
     /// regular file with the source's mode (write bits off) and size. Nodes set the rest.
     func baseAttributes(of node: any TreeNode, stat: SourceStat) -> Attributes {
+        baseAttributes(number: node.key.number, stat: stat)
+    }
+
+    /// `baseAttributes(of:stat:)` of the node whose key asks for `number`, without the node.
+    func baseAttributes(number: UInt64, stat: SourceStat) -> Attributes {
         Attributes(
-            inode: inodes.number(for: node), type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
+            inode: number, type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
             links: 1, uid: stat.uid, gid: stat.gid,
             accessTime: stat.accessTime, modificationTime: stat.modificationTime, changeTime: stat.changeTime)
     }

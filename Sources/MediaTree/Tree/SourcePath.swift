@@ -47,7 +47,7 @@ public struct SourcePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 }
 
 /// An absolute path of the source, as bytes, for the system calls that take one.
-struct AbsolutePath: Sendable, CustomStringConvertible {
+struct AbsolutePath: Sendable, Equatable, CustomStringConvertible {
     var bytes: [UInt8]
 
     /// Calls `body` with the path as a NUL-terminated C string, made on the stack where it fits

@@ -3,14 +3,15 @@ import FuseBridge
 import MediaTree
 import Synchronization
 
-/// A `TreeClient` straight against a `MediaTree`: each path is looked up name by name from
-/// `InodeTable.rootNumber`, every operation waited for on its `Reply` (a test may wait; FUSE
-/// threads never do); a failure's errno is the one FuseBridge would answer the kernel with.
+/// A `TreeClient` straight against a `MediaTree`, by number as the kernel reaches it
+/// (`NumberedTree`, without libfuse): each path is looked up name by name from the root, every
+/// operation waited for on its `Reply` (a test may wait; FUSE threads never do); a failure's errno
+/// is the one FuseBridge would answer the kernel with.
 public struct DirectTreeClient: TreeClient {
-    public let tree: MediaTree
+    public let tree: NumberedTree
     public var kind: String { "tree" }
 
-    public init(_ tree: MediaTree) { self.tree = tree }
+    public init(_ tree: MediaTree) { self.tree = NumberedTree(tree: tree) }
 
     public func list(_ path: String) throws(CallError) -> [ListedEntry] {
         try call("list", path) {
@@ -31,7 +32,7 @@ public struct DirectTreeClient: TreeClient {
 
     public func read(_ path: String) throws(CallError) -> [UInt8] {
         try call("read", path) {
-            let content = try MediaTree.wait { tree.open(try attributes(path).inode, reply: $0) }
+            let content = try tree.open(try attributes(path).inode)
             var bytes: [UInt8] = []
             while true {
                 let chunk = try content.read(offset: Int64(bytes.count), count: 65_536)
@@ -49,7 +50,7 @@ public struct DirectTreeClient: TreeClient {
 
     /// The attributes at `path`, looked up name by name from the root.
     private func attributes(_ path: String) throws -> Attributes {
-        var attributes = try tree.attributes(of: InodeTable.rootNumber)
+        var attributes = try tree.attributes(of: NodeKey.rootNumber)
         for name in path.split(separator: "/") {
             attributes = try tree.lookup(parent: attributes.inode, name: String(name))
         }
@@ -76,8 +77,8 @@ extension EntryType {
     }
 }
 
-/// The tree's operations, waited for: a test may wait; FUSE threads never do.
-extension MediaTree {
+/// The tree's operations by number, waited for: a test may wait; FUSE threads never do.
+extension NumberedTree {
     /// Runs `operation` and waits for the one answer it gives through its reply.
     public static func wait<Value: Sendable>(_ operation: (@escaping Reply<Value>) throws -> Void) throws -> Value {
         let done = DispatchSemaphore(value: 0)
@@ -98,8 +99,14 @@ extension MediaTree {
         try Self.wait { attributes(of: inode, reply: $0) }
     }
 
+    /// The listing `opendir` gives: kept or made at once, else made.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
-        try Self.wait { list(inode, reply: $0) }
+        if let listing = listingAtOnce(inode) { return try listing.get().entries }
+        return try Self.wait { listing(of: inode, reply: $0) }.entries
+    }
+
+    public func open(_ inode: UInt64) throws -> any FileContent {
+        try Self.wait { open(inode, reply: $0) }.content
     }
 
     public func extendedAttributeNames(of inode: UInt64) throws -> [String] {

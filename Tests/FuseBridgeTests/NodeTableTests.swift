@@ -1,0 +1,93 @@
+import Glibc
+import MediaKit
+@testable import FuseBridge
+@testable import MediaTree
+import Testing
+
+/// The node table: one entry per number, counted lookups, and numbers that stay what the keys ask
+/// for, apart from where two keys ask for one.
+@Suite struct NodeTableTests {
+    /// A listing whose entries have the given key hashes, in a media folder at `movie.mkv`.
+    private func listing(_ hashes: [UInt64]) -> KeptListing {
+        let time = timespec()
+        let entries = hashes.enumerated().map { index, hash in
+            DirectoryEntry(name: Name("entry-\(index)"),
+                           attributes: Attributes(inode: NodeKey.number(forHash: hash), type: .regular, permissions: 0o444,
+                                                  size: 1, links: 1, uid: 0, gid: 0, accessTime: time,
+                                                  modificationTime: time, changeTime: time),
+                           keyHash: hash)
+        }
+        return KeptListing(folder: 7, folderKey: NodeKey(kind: "thumbs", path: "movie.mkv"), listing: Listing(entries: entries))
+    }
+
+    private func table() -> NodeTable {
+        NodeTable(root: MediaTree(sourceRoot: "/nonexistent", media: LocalMediaService(), logger: .init(label: "test")).root)
+    }
+
+    @Test func forgetTakesOffWhatWasCountedAndTheLastOneRemovesTheEntry() {
+        let table = table()
+        let kept = listing([0x1234, 0x5678])
+        #expect(table.enter(kept, index: 0) == 0x1234 && table.enter(kept, index: 0) == 0x1234)
+        #expect(table.enter(kept, index: 1) == 0x5678)
+        table.forget(0x1234, count: 1)
+        #expect(table.lookups(of: 0x1234) == 1)
+        table.forget(0x1234, count: 1)
+        #expect(table.entry(0x1234) == nil)
+        table.forget(0x5678, count: 10)
+        #expect(table.counts.numbers == 1, "the root alone")
+        // The root stays, and a number the kernel was never given changes nothing.
+        table.forget(NodeKey.rootNumber, count: 5)
+        table.forget(99, count: 1)
+        #expect(table.entry(NodeKey.rootNumber) != nil && table.counts.numbers == 1)
+    }
+
+    /// Two keys asking for one number: the second goes to the next free one, and stays findable
+    /// there after the first is forgotten (a tombstone keeps the run).
+    @Test func keysAskingForOneNumberEachGetTheirOwn() {
+        let table = table()
+        let first: UInt64 = 0x40
+        let second: UInt64 = 0x40 | 1 << 63  // the same 63 bits
+        let kept = listing([first, second])
+        #expect(table.enter(kept, index: 0) == 0x40)
+        #expect(table.enter(kept, index: 1) == 0x41)
+        table.forget(0x40, count: 1)
+        #expect(table.entry(0x40) == nil)
+        #expect(table.enter(kept, index: 1) == 0x41, "still found past the removed one")
+        #expect(table.lookups(of: 0x41) == 2)
+        #expect(table.enter(kept, index: 0) == 0x40, "the first takes the free number again")
+    }
+
+    /// Random entering and forgetting of keys in a small space of numbers (so that runs of taken
+    /// numbers form), against a model: a held key keeps its number, two held keys never share one.
+    @Test func agreesWithAModelThroughCollisionsAndForgetting() {
+        let table = table()
+        var generator = SystemRandomNumberGenerator()
+        // 300 keys over 100 wanted numbers (the top bit differs, or the low bits collide).
+        let hashes: [UInt64] = (0..<300).map { (index: Int) -> UInt64 in
+            let low = UInt64(100 + index % 100)
+            let high = UInt64(index / 100) << 62
+            return low | high
+        }
+        let kept = listing(hashes)
+        var held: [UInt64: (number: UInt64, lookups: UInt64)] = [:]
+        for _ in 0..<20_000 {
+            let index = Int.random(in: 0..<hashes.count, using: &generator)
+            let hash = hashes[index]
+            if let entry = held[hash], Bool.random(using: &generator) {
+                let count = UInt64.random(in: 1...entry.lookups, using: &generator)
+                table.forget(entry.number, count: count)
+                held[hash] = entry.lookups == count ? nil : (entry.number, entry.lookups - count)
+            } else {
+                let number = table.enter(kept, index: index)
+                if let entry = held[hash] { #expect(number == entry.number, "a held key keeps its number") }
+                held[hash] = (number, (held[hash]?.lookups ?? 0) + 1)
+            }
+        }
+        let numbers = held.values.map(\.number)
+        #expect(Set(numbers).count == numbers.count, "no two held keys share a number")
+        #expect(table.counts.numbers == held.count + 1)
+        for (hash, entry) in held {
+            #expect(table.entry(entry.number)?.keyHash == hash && table.lookups(of: entry.number) == entry.lookups)
+        }
+    }
+}
