@@ -12,8 +12,9 @@ final class MediaVersion: Sendable {
     let shownAs: AbsolutePath
 
     /// What a made file's number depends on besides its path: this version (FNV-1a of the source's
-    /// device, inode, size and modification time), so each version of a made file is its own inode
-    /// and the kernel never serves one version's bytes under another's size. Worked out once: every
+    /// device, inode, size and modification time, and its owner, group and mode), so each version of
+    /// a made file is its own inode: the kernel never serves one version's bytes under another's
+    /// size, nor keeps a file's old permissions once the source's changed. Worked out once: every
     /// made file of the version (a listing's dozens of thumbnails) keys by it.
     let stamp: UInt64
 
@@ -25,7 +26,8 @@ final class MediaVersion: Sendable {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         let identity = stat.identity
         for value in [identity.device, identity.inode, UInt64(bitPattern: identity.size),
-                      UInt64(bitPattern: identity.modificationNanoseconds)] {
+                      UInt64(bitPattern: identity.modificationNanoseconds),
+                      UInt64(stat.mode) | UInt64(stat.uid) << 32, UInt64(stat.gid)] {
             withUnsafeBytes(of: value.littleEndian) { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
         }
         stamp = hash

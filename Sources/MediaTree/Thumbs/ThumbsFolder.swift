@@ -49,8 +49,7 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
             let request = ThumbnailRequest(streamIndex: stream.index, time: listed.time.seconds(duration: duration),
                                            pick: .exact, width: size.width, height: size.height, format: format)
             let file = ThumbnailFile(folder: self, name: name, request: request)
-            var attributes = tree.baseAttributes(of: file, stat: version.stat)
-            attributes.permissions = 0o444
+            var attributes = tree.madeFileAttributes(of: file, stat: version.stat)
             attributes.size = bytes
             return DirectoryEntry(name: name, attributes: attributes)
         }

@@ -37,8 +37,7 @@ final class TrackGroupFolder: ImmediateListing {
             let file = TrackFile(folder: self, entry: entry)
             var size: Int64?
             if case .made(let made)? = remembered?.outcome(group: entry.group, name: entry.name) { size = made.size }
-            var attributes = tree.baseAttributes(of: file, stat: version.stat)
-            attributes.permissions = 0o444
+            var attributes = tree.madeFileAttributes(of: file, stat: version.stat)
             attributes.size = size ?? 0
             return DirectoryEntry(name: file.placement!.name, attributes: attributes, nameAndTypeOnly: size == nil)
         }

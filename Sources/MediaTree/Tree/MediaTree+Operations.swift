@@ -59,7 +59,7 @@ extension MediaTree {
     public func listAtOnce(_ inode: UInt64) -> Result<[DirectoryEntry], Error>? {
         let removals = inodes.removals
         guard let folder = inodes.node(for: inode) as? any LastingListing,
-              sourceStat(of: folder.version)?.identity == folder.version.stat.identity else { return nil }
+              sourceStat(of: folder.version)?.isSameVersion(as: folder.version.stat) == true else { return nil }
         if let kept = listings.listing(of: inode, stat: folder.version.stat, removals: removals) { return .success(kept) }
         return folder is any ImmediateListing ? Result { try listed(folder, numbered: inode, removals: removals) } : nil
     }

@@ -132,23 +132,4 @@ public final class MediaTree: Sendable {
         if current !== node { inodes.number(for: current) }
         return current
     }
-
-    /// What every node's attributes start from: its number, its source's owner and times, a
-    /// regular file with the source's mode (write bits off) and size. Nodes set the rest.
-    func baseAttributes(of node: any TreeNode, stat: SourceStat) -> Attributes {
-        Attributes(
-            inode: inodes.number(for: node), type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
-            links: 1, uid: stat.uid, gid: stat.gid,
-            accessTime: stat.accessTime, modificationTime: stat.modificationTime, changeTime: stat.changeTime)
-    }
-
-    /// A folder's attributes: read and search for everyone (a source folder keeps its own mode).
-    func folderAttributes(of node: any TreeNode, stat: SourceStat, keepsMode: Bool = false) -> Attributes {
-        var attributes = baseAttributes(of: node, stat: stat)
-        attributes.type = .directory
-        if !keepsMode { attributes.permissions = 0o555 }
-        attributes.size = 4096
-        attributes.links = 2
-        return attributes
-    }
 }
