@@ -191,6 +191,29 @@ import TestSupport
         }
     }
 
+    /// A `chmod` or `chown` of a video (attributes only: the same bytes) shows on its folder and
+    /// its made files, whose modes follow the video's (`Access`).
+    @Test func aChmodOrChownShows() throws {
+        try withMount("live-chmod", prepare: { source in
+            try makeVideo(source + "/film.mp4", color: "red", width: 160, height: 120, seconds: 2)
+        }) { source, mount in
+            func modes() -> [String] {
+                ["film.mp4", "film.mp4/info.json", "film.mp4/thumbs", "film.mp4/thumbs/at-1s.png"].map { relative in
+                    var st = stat()
+                    guard stat(mount.path(relative), &st) == 0 else { return "\(relative): \(String(cString: strerror(errno)))" }
+                    return "\(String(st.st_mode & 0o7777, radix: 8)) \(st.st_uid):\(st.st_gid)"
+                }
+            }
+            #expect(modes().map { $0.prefix(4) } == ["555 ", "444 ", "555 ", "444 "], "\(modes())")
+            #expect(chmod(source + "/film.mp4", 0o640) == 0)
+            within("a chmod 640") { modes().allSatisfy { $0.hasPrefix("550 ") || $0.hasPrefix("440 ") } }
+            if getuid() == 0 {
+                #expect(chown(source + "/film.mp4", 4242, 4343) == 0)
+                within("a chown") { modes().allSatisfy { $0.hasSuffix(" 4242:4343") } }
+            }
+        }
+    }
+
     /// A process whose working folder is a media folder keeps it when the media file changes
     /// (names are expired, not dropped), and sees the change from there.
     @Test func aWorkingFolderInsideAChangedMediaFolderStays() throws {

@@ -43,11 +43,11 @@ final class SambaServer {
     /// The smb.conf the server runs with: the share's lines are those mount-scripts/README.md
     /// gives; the global ones keep the server private to the test. smbd makes none of the folders
     /// it is given (the init does); `disable netbios` needs no nmbd; `map to guest = Bad User` lets
-    /// `smbclient -N` in as the guest (`nobody`) with an empty private passdb; `load printers`,
+    /// `smbclient -N` in as the guest (`guest`, by default `nobody`) with an empty private passdb; `load printers`,
     /// `printing`, `printcap name` and `disable spoolss` keep it from looking for printers (CUPS);
     /// `rpc start on demand helpers = no` keeps it from starting samba-dcerpcd, so that smbd and
     /// its connection processes are all there is to stop (smbclient's `get` needs no RPC).
-    static func configuration(folder: String, port: Int, share: String) -> String {
+    static func configuration(folder: String, port: Int, share: String, guest: String = "nobody") -> String {
         """
         [global]
           server role = standalone server
@@ -64,7 +64,7 @@ final class SambaServer {
           log file = \(folder)/log/smbd.log
           passdb backend = tdbsam:\(folder)/private/passdb.tdb
           map to guest = Bad User
-          guest account = nobody
+          guest account = \(guest)
           load printers = no
           printing = bsd
           printcap name = /dev/null
@@ -82,8 +82,9 @@ final class SambaServer {
 
     /// Starts smbd in the foreground over `share` and waits, at most `timeout` seconds, until it
     /// accepts connections. A port taken between choosing and binding it is retried on another.
+    /// Clients are let in as the user `guest`, and read the share as that user.
     /// - Throws: `Unavailable` when smbd is missing, exits, or does not answer in time.
-    init(folder: String, share: String, timeout: Double = 15) throws {
+    init(folder: String, share: String, guest: String = "nobody", timeout: Double = 15) throws {
         guard let program = Self.program else { throw Unavailable(description: "smbd is not installed") }
         for name in ["lock", "state", "cache", "private", "pid", "ncalrpc", "log"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
@@ -95,7 +96,7 @@ final class SambaServer {
         while true {
             attempt += 1
             let port = try Self.sparePort()
-            try Self.configuration(folder: folder, port: port, share: share)
+            try Self.configuration(folder: folder, port: port, share: share, guest: guest)
                 .write(toFile: configuration, atomically: true, encoding: .utf8)
             let daemon = try ChildProcess([program, "--foreground", "--no-process-group", "--debug-stdout", "--debuglevel=1",
                                            "--configfile=" + configuration],

@@ -75,4 +75,48 @@ import TestSupport
             #expect(!mount.log.contains(" error "), "\(mount.log)")
         }
     }
+
+    /// Samba reads as the user a client comes in as, and so gets what that user would locally: a
+    /// client let in as a user the test makes (the guest account) is refused every made file of the
+    /// private film (0600, root's), and served those of its group's film (0640) and the public one.
+    @Test(.needsRoot(for: "smbd, which switches to the guest user, a mount that lets it in (allow_other), and users made by the test"),
+          .enabled(if: SambaServer.program != nil, "smbd is not installed (Debian: apt-get install samba)"),
+          .enabled(if: SambaServer.client != nil, "smbclient is not installed (Debian: apt-get install smbclient)"))
+    func aClientGetsWhatItsUserMayRead() throws {
+        let users = try TestUsers("s")
+        defer { users.remove() }
+        try PermissionsTests.withFilms("samba-permissions", users) { _, folder, mount in
+            let server: SambaServer
+            do {
+                server = try SambaServer(folder: try folder.makeFolder("smb"), share: mount.point, guest: users.member)
+            } catch let error as SambaServer.Unavailable {
+                try Test.cancel("smbd cannot start: \(error)")
+            }
+            defer { server.stop() }
+            let fetched = try folder.makeFolder("fetched")
+            let names = ["info.json", "thumbs/at-12.5s.png", "chapters/chapters.txt", "contact-sheet.jpg", "storyboard/storyboard.vtt"]
+            for (film, served) in [("private.mkv", false), ("group.mkv", true), ("public.mkv", true)] {
+                try folder.makeFolder("fetched/" + film)
+                let commands = names.map { "get \(film)/\($0) \(film)/\($0.replacingOccurrences(of: "/", with: "-"))" }
+                let fetch = try server.client("prompt; " + commands.joined(separator: "; "), directory: fetched)
+                let output = fetch.stdout + fetch.stderr
+                for name in names {
+                    let copy = fetched + "/" + film + "/" + name.replacingOccurrences(of: "/", with: "-")
+                    let got = FileManager.default.contents(atPath: copy)
+                    if served {
+                        let direct = FileManager.default.contents(atPath: mount.path(film + "/" + name))
+                        #expect(got != nil && got == direct, "\(film)/\(name) over SMB: \(output)")
+                    } else {
+                        #expect(got == nil, "\(film)/\(name) was served over SMB")
+                    }
+                }
+                if !served {
+                    #expect(output.contains("NT_STATUS_ACCESS_DENIED"), "\(output)")
+                    let listing = try server.client("ls \(film)/thumbs/*", directory: fetched)
+                    #expect(listing.stdout.contains("NT_STATUS_ACCESS_DENIED") || listing.stderr.contains("NT_STATUS_ACCESS_DENIED"),
+                            "\(listing)")
+                }
+            }
+        }
+    }
 }

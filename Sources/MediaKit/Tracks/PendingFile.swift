@@ -9,8 +9,8 @@ final class PendingFile {
     let temporaryPath: FilePath
     private var committed = false
 
-    /// Makes an empty temporary file `.partial-XXXXXX` (mode 0644) in the folder of `finalPath`,
-    /// which must exist. The corresponding C function is `mkstemp`.
+    /// Makes an empty temporary file `.partial-XXXXXX` (mode 0600: only the daemon reads it) in
+    /// the folder of `finalPath`, which must exist. The corresponding C function is `mkstemp`.
     /// - Throws: `MediaError.output`.
     init(finalPath: FilePath) throws {
         self.finalPath = finalPath
@@ -18,7 +18,6 @@ final class PendingFile {
             .withPlatformString { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw MediaError.output(path: finalPath.description, reason: systemError()) }
-        fchmod(fd, 0o644)
         close(fd)
         temporaryPath = FilePath(platformString: template)
     }

@@ -13,6 +13,9 @@ public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
     static let schemaVersion = 2
     static let fileName = "probes.sqlite"
+    /// What mediafs keeps in the cache folder: the database, the files SQLite makes beside it, and
+    /// the disk cache's folders.
+    static let entryNames: Set<String> = Set(["", "-wal", "-shm", "-journal"].map { fileName + $0 } + DiskCache.folderNames)
 
     /// The cache folder.
     public let directory: String
@@ -25,19 +28,18 @@ public final class CacheDatabase: Sendable {
         var lastFlush = ContinuousClock.now
     }
 
-    /// Opens (making it where needed) the database in `directory`, made anew if it is damaged.
+    /// Opens (making it where needed) the database in `directory`, made anew if it is damaged. The
+    /// folder is private (`PrivateFolder`): made so, or made so now if it was not, with a line in
+    /// the log.
     /// - Throws: `CacheError.unwritable` when the folder cannot be made or written, or the error of
     ///   the second attempt when even a new database cannot be made.
     public init(directory: String, logger: Logger) throws {
         self.directory = directory
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CacheError.unwritable(path: directory, reason: Self.reason(error))
-        }
+        try PrivateFolder.make(directory)
         guard access(directory, W_OK | X_OK) == 0 else {
             throw CacheError.unwritable(path: directory, reason: String(cString: strerror(errno)))
         }
+        PrivateFolder.tighten(directory, own: Self.entryNames, logger: logger)
         let path = directory + "/" + Self.fileName
         do {
             pool = try Self.open(path)
@@ -48,8 +50,10 @@ public final class CacheDatabase: Sendable {
         }
     }
 
-    /// Opens `path`, checks it and makes its tables.
+    /// Opens `path` (made `0600` first where it is missing: SQLite makes its `-wal` and `-shm`
+    /// files with the database's mode), checks it and makes its tables.
     private static func open(_ path: String) throws -> DatabasePool {
+        try PrivateFolder.makeFile(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

@@ -24,7 +24,7 @@ extension DiskCache {
     /// - Throws: `CacheError.unwritable`.
     static func makePassFolder(in root: String) throws -> String {
         let path = root + "/" + passPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        _ = try remakingFolder(root, path: path) { mkdir(path, 0o755) }
+        _ = try remakingFolder(root, path: path) { mkdir(path, PrivateFolder.folderMode) }
         return path
     }
 

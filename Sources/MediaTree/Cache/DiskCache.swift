@@ -33,21 +33,17 @@ public final class DiskCache: Sendable {
     }
 
     static let temporaryPrefix = ".tmp-"
+    /// The folders of made files and of track sets, in the cache folder.
+    static let folderNames = ["files", "tracks"]
 
     /// - Throws: `CacheError.unwritable` where `<database>/files` cannot be made.
     public init(database: CacheDatabase, capacity: Int64, logger: Logger) throws {
         self.database = database
         self.capacity = capacity
         self.logger = logger
-        folder = database.directory + "/files"
-        tracksFolder = database.directory + "/tracks"
-        for made in [folder, tracksFolder] {
-            do {
-                try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
-            } catch {
-                throw CacheError.unwritable(path: made, reason: CacheDatabase.reason(error))
-            }
-        }
+        folder = database.directory + "/" + Self.folderNames[0]
+        tracksFolder = database.directory + "/" + Self.folderNames[1]
+        for made in [folder, tracksFolder] { try PrivateFolder.make(made) }
         cleanUp()
         cleanUpTrackSets()
         evict()
@@ -224,7 +220,7 @@ public final class DiskCache: Sendable {
     /// Writes `bytes` to a temporary file in `folder`, fsyncs it and renames it to `path`.
     static func writeAtomically(_ bytes: [UInt8], to path: String, folder: String) throws {
         let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFolder.fileMode) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var written = 0
@@ -252,8 +248,7 @@ public final class DiskCache: Sendable {
     static func remakingFolder(_ folder: String, path: String, _ make: () -> Int32) throws -> Int32 {
         var result = make()
         var failure = errno
-        if result < 0 && failure == ENOENT,
-           (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil {
+        if result < 0 && failure == ENOENT, (try? PrivateFolder.make(folder)) != nil {
             result = make()
             failure = errno
         }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// One inotify instance: the descriptor, its watches and its events. The one owner of the
 /// descriptor, closed in `deinit`. The corresponding C functions are inotify_init1,
@@ -24,7 +25,7 @@ final class Inotify {
     /// - Throws: the `errno` of inotify_init1 (EMFILE: the per-user limit of instances).
     init() throws(Errno) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw Errno(errno) }
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
         descriptor = fd
     }
 
@@ -34,7 +35,7 @@ final class Inotify {
     /// - Throws: the `errno` (ENOSPC: the per-user limit of watches is reached).
     func watch(_ path: AbsolutePath) throws(Errno) -> Int32 {
         let wd = path.withCString { inotify_add_watch(descriptor, $0, Self.folderEvents) }
-        guard wd >= 0 else { throw Errno(errno) }
+        guard wd >= 0 else { throw Errno(rawValue: errno) }
         return wd
     }
 

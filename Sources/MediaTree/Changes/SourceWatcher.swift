@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Logging
 import Synchronization
 
@@ -38,7 +39,7 @@ final class SourceWatcher: @unchecked Sendable {
         self.batcher = batcher
         inotify = try Inotify()
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw Errno(errno) }
+        guard pipe(&ends) == 0 else { throw Errno(rawValue: errno) }
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wake = (ends[0], ends[1])
     }
@@ -146,7 +147,7 @@ final class SourceWatcher: @unchecked Sendable {
                 let wd = try inotify.watch(path)
                 watches[wd] = rel
                 folders[rel] = wd
-            } catch Errno(ENOSPC) {
+            } catch let error where error == .noSpace {
                 if !limitReached.exchange(true, ordering: .relaxed) {
                     logger.warning("""
                         the inotify watch limit is reached (sysctl fs.inotify.max_user_watches): changes in folders \

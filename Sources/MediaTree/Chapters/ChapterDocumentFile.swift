@@ -29,7 +29,7 @@ final class ChapterDocumentFile: RenderedFile {
     var holdsOriginalName: Bool { document == .json }
 
     /// The JSON document is the same for every name of a version but for `file`: a version's
-    /// other names fill in its `NameGap`.
+    /// other names fill in its `NamelessDocument`.
     func render(in tree: MediaTree) throws -> [UInt8] {
         guard document == .json else { return ChapterDocuments.ogm(listing) }
         let json = { (fileName: String) -> [UInt8] in
@@ -40,7 +40,7 @@ final class ChapterDocumentFile: RenderedFile {
                                          imageNames: images)
         }
         let fileName = version.fileName.escaped
-        let gap = try tree.chapterDocumentGaps.value(for: version.identity) { NameGap(json) }
+        let gap = try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument(json) }
         return gap?.filled(with: fileName) ?? json(fileName)
     }
 }

@@ -3,11 +3,11 @@ import MediaKit
 
 /// `info.json`: the probe as one tidy JSON document (see Docs/LAYOUT.md).
 enum InfoDocument {
-    /// The document of one probe with a gap where the file's name goes (`NameGap`): encoded once
+    /// The document of one probe with a gap where the file's name goes (`NamelessDocument`): encoded once
     /// per version of a file however many names it has.
     struct Template: Sendable {
         /// nil where the probe holds the placeholder: each name's document is encoded whole.
-        let gap: NameGap?
+        let gap: NamelessDocument?
         /// The probe, for a name that is not UTF-8 (its document has one field more).
         let info: MediaInfo
 
@@ -25,7 +25,7 @@ enum InfoDocument {
 
     /// The template of `info`'s document.
     static func template(_ info: MediaInfo) -> Template {
-        Template(gap: NameGap { document(info, file: $0) }, info: info)
+        Template(gap: NamelessDocument { document(info, file: $0) }, info: info)
     }
 
     /// `info`'s document with `file` (and `fileBytes`, for a name that is not UTF-8).

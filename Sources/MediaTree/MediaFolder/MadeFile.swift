@@ -23,8 +23,7 @@ extension MadeFile {
     }
 
     func attributes(in tree: MediaTree) throws -> Attributes {
-        var attributes = tree.baseAttributes(of: self, stat: version.stat)
-        attributes.permissions = 0o444
+        var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
         attributes.size = Int64(try size(in: tree))
         return attributes
     }

@@ -21,7 +21,7 @@ final class MediaFolder: LastingListing, ImmediateAttributes {
     }
 
     func attributes(in tree: MediaTree) throws -> Attributes {
-        tree.folderAttributes(of: self, stat: version.stat)
+        tree.madeFolderAttributes(of: self, stat: version.stat)
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {

@@ -18,7 +18,7 @@ extension MediaSubfolder {
     }
 
     func attributes(in tree: MediaTree) throws -> Attributes {
-        tree.folderAttributes(of: self, stat: version.stat)
+        tree.madeFolderAttributes(of: self, stat: version.stat)
     }
 
     /// Where an entry of this folder called `name` is listed.

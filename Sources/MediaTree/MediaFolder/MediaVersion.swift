@@ -1,30 +1,27 @@
 import MediaKit
-import Synchronization
 import SystemPackage
 
-/// One version of a media file: its identity (device, inode, size, modification time) and its
-/// probe, the state every entry of its media folder is made from. A node resolved from a version
-/// carries it, so a request reads the probe once; a changed source is another version
-/// (`MediaTree.currentVersion(of:)`). Its stat's other fields (mode, owner, times) are the latest
-/// seen: a `chmod` changes no byte, so it is the same version, showing the new mode.
+/// One version of a media file: its stat and its probe, the state every entry of its media folder
+/// is made from. A node resolved from a version carries it, so a request reads the probe once; a
+/// changed source is another version (`MediaTree.currentVersion(of:)`), a `chmod` or `chown` too
+/// (with the same probe).
 final class MediaVersion: Sendable {
     let path: SourcePath
-    let identity: FileIdentity
-    private let latest: Mutex<SourceStat>
+    let stat: SourceStat
     let info: MediaInfo
     /// The absolute path, for the media layer and for log lines.
     let shownAs: AbsolutePath
 
-    /// What a made file's number depends on besides its path: this version (the stable hash of the
-    /// source's device, inode, size and modification time), so each version of a made file is its own inode
-    /// and the kernel never serves one version's bytes under another's size. Worked out once: every
+    /// What a made file's number depends on besides its path: this version (the stable hash of the source's
+    /// device, inode, size and modification time, and its owner, group and mode), so each version of
+    /// a made file is its own inode: the kernel never serves one version's bytes under another's
+    /// size, nor keeps a file's old permissions once the source's changed. Worked out once: every
     /// made file of the version (a listing's dozens of thumbnails) keys by it.
     let stamp: UInt64
 
     init(path: SourcePath, stat: SourceStat, info: MediaInfo, shownAs: AbsolutePath) {
         self.path = path
-        identity = stat.identity
-        latest = Mutex(stat)
+        self.stat = stat
         self.info = info
         self.shownAs = shownAs
         let identity = stat.identity
@@ -33,16 +30,12 @@ final class MediaVersion: Sendable {
             hasher.add(identity.inode)
             hasher.add(identity.size)
             hasher.add(identity.modificationNanoseconds)
+            hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
+            hasher.add(UInt64(stat.gid))
         }
     }
 
-    /// The source's stat as last seen.
-    var stat: SourceStat { latest.withLock { $0 } }
-
-    /// Records `stat`, seen now, of this version (the same identity).
-    func saw(_ stat: SourceStat) {
-        latest.withLock { $0 = stat }
-    }
+    var identity: FileIdentity { stat.identity }
 
     /// The media file of this version, as the media layer takes it.
     var file: MediaFile {

@@ -34,7 +34,7 @@ final class OriginalFile: FileNode, ImmediateAttributes, MediaFolderEntry {
     }
 
     func attributes(in tree: MediaTree) throws -> Attributes {
-        tree.baseAttributes(of: self, stat: version.stat)
+        tree.shownFileAttributes(of: self, stat: version.stat)
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {

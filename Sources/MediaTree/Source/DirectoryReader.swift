@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Reads a folder of the source. The corresponding C functions are opendir, readdir and closedir.
 enum DirectoryReader {
@@ -7,7 +8,7 @@ enum DirectoryReader {
     /// systems that do not say).
     /// - Throws: the `errno` of opendir.
     static func entries(of path: AbsolutePath) throws(Errno) -> [(name: Name, type: Int32)] {
-        guard let dir = path.withCString({ opendir($0) }) else { throw Errno(errno) }
+        guard let dir = path.withCString({ opendir($0) }) else { throw Errno(rawValue: errno) }
         defer { closedir(dir) }
         var found: [(name: Name, type: Int32)] = []
         while let entry = readdir(dir) {

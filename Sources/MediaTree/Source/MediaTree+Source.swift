@@ -43,14 +43,15 @@ extension MediaTree {
         return MediaVersion(path: path, stat: stat, info: info, shownAs: absolute(path))
     }
 
-    /// The version of a media file as the source is now: `known` itself when its identity has not
-    /// changed (no probe asked for; its stat brought up to date), else the new version.
+    /// The version of a media file as the source is now: `known` itself when it has not changed,
+    /// a new version with the same probe when only its owner, group or mode did, else the new
+    /// version (probed).
     /// - Throws: `TreeError.notFound` where the file is gone or no longer shown as media.
     func currentVersion(of known: MediaVersion) throws -> MediaVersion {
         guard let stat = sourceStat(known.path) else { throw TreeError.notFound }
+        if stat.isSameVersion(as: known.stat) { return known }
         if stat.identity == known.identity {
-            known.saw(stat)
-            return known
+            return MediaVersion(path: known.path, stat: stat, info: known.info, shownAs: known.shownAs)
         }
         guard !stat.isDirectory, let settled = settledStat(known.path, first: stat), !settled.isDirectory,
               settled.identity.size > 0, let version = mediaVersion(at: known.path, stat: settled) else { throw TreeError.notFound }

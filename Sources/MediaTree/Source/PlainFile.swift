@@ -21,12 +21,13 @@ final class PlainFile: FileNode, ImmediateAttributes {
         key = NodeKey(kind: Self.kind, path: path, stamp: stat.identity.file)
     }
 
-    /// Still a plain file of the same source file: itself, or itself with the new stat.
+    /// Still a plain file of the same source file: itself, or itself with the new stat (new bytes,
+    /// or a new owner, group or mode, which the kernel checks readers against).
     /// - Throws: `TreeError.notFound` where it is gone or is now a folder or media; `.stale` where
     ///   another file took its name.
     func current(in tree: MediaTree) throws -> any TreeNode {
         guard let now = tree.sourceStat(path) else { throw TreeError.notFound }
-        if now.identity == stat.identity { return self }
+        if now.isSameVersion(as: stat) { return self }
         guard let placement, let node = tree.sourceNode(at: path, parent: placement.parent) as? PlainFile else {
             throw TreeError.notFound
         }
@@ -35,7 +36,7 @@ final class PlainFile: FileNode, ImmediateAttributes {
     }
 
     func attributes(in tree: MediaTree) throws -> Attributes {
-        tree.baseAttributes(of: self, stat: stat)
+        tree.shownFileAttributes(of: self, stat: stat)
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {

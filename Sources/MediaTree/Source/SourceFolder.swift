@@ -23,7 +23,7 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
 
     func attributes(in tree: MediaTree) throws -> Attributes {
         guard let stat = tree.sourceStat(path), stat.isDirectory else { throw TreeError.notFound }
-        return tree.folderAttributes(of: self, stat: stat, keepsMode: true)
+        return tree.shownFolderAttributes(of: self, stat: stat)
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {

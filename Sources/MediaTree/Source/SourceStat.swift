@@ -37,6 +37,13 @@ struct SourceStat: Sendable, Equatable {
             accessTime: st.st_atim, modificationTime: st.st_mtim, changeTime: st.st_ctim)
     }
 
+    /// Whether `other` is the same version for the tree: the same bytes (`identity`) and the same
+    /// owner, group and mode, which say who may read what is made from it (`Access`). A `chmod` or
+    /// `chown` is a change like any other: what is made from the file is shown anew.
+    func isSameVersion(as other: SourceStat) -> Bool {
+        identity == other.identity && mode == other.mode && uid == other.uid && gid == other.gid
+    }
+
     /// Every field the same but the access time (a listing made from one stat holds for the other:
     /// reading a file moves its access time, and with it every listing of a library read through).
     static func == (a: SourceStat, b: SourceStat) -> Bool {

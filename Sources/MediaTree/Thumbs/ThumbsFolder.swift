@@ -47,8 +47,7 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
         let format = tree.settings.imageFormat
         guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else { return [] }
         let family = NodeKey.Family(kind: ThumbnailFile.kind, path: version.path)
-        var attributes = tree.baseAttributes(number: 0, stat: version.stat)
-        attributes.permissions = 0o444
+        var attributes = tree.madeFileAttributes(number: 0, stat: version.stat)
         attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
         return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)

@@ -29,8 +29,7 @@ final class TrackFile: FileNode {
     func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
         tree.trackFile(entry, of: version) { [self] result in
             reply(result.map { cached in
-                var attributes = tree.baseAttributes(of: self, stat: version.stat)
-                attributes.permissions = 0o444
+                var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
                 attributes.size = cached.size
                 return attributes
             })

@@ -40,8 +40,7 @@ final class TrackGroupFolder: ImmediateListing {
             let hash = family.hash(names: [groupName, name], stamp: version.stamp)
             var size: Int64?
             if case .made(let made)? = remembered?.outcome(group: entry.group, name: entry.name) { size = made.size }
-            var attributes = tree.baseAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
-            attributes.permissions = 0o444
+            var attributes = tree.madeFileAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
             attributes.size = size ?? 0
             return DirectoryEntry(name: name, attributes: attributes, keyHash: hash, nameAndTypeOnly: size == nil)
         }

@@ -120,7 +120,6 @@ struct TrackManifest: Codable, Equatable {
             written += n
         }
         let failure = written == data.count ? 0 : errno
-        fchmod(fd, 0o644)
         close(fd)
         guard failure == 0, rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(failure != 0 ? failure : errno))

@@ -51,14 +51,12 @@ extension MediaService {
     }
 }
 
-/// Makes `path` and its missing parents (mode 0755).
+/// Makes `path` and its missing parents, private (`PrivateFolder`).
 /// - Throws: `MediaError.output`.
 private func makeFolders(_ path: String) throws {
-    var prefix = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-        prefix += "/" + component
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-            throw MediaError.output(path: prefix, reason: String(cString: strerror(errno)))
-        }
+    do {
+        try PrivateFolder.make(path)
+    } catch CacheError.unwritable(let folder, let reason) {
+        throw MediaError.output(path: folder, reason: reason)
     }
 }

@@ -34,8 +34,8 @@ public final class MediaTree: Sendable {
     let documentSizes = MemoryCache<MadeKey, Int>(capacity: 65_536)
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
-    /// Each version's `chapters.json` without its name (`NameGap`; nil where it cannot be split).
-    let chapterDocumentGaps = ComputedOnce<FileIdentity, NameGap?>(capacity: 4_096)
+    /// Each version's `chapters.json` without its name (`NamelessDocument`; nil where it cannot be split).
+    let namelessChapterDocuments = ComputedOnce<FileIdentity, NamelessDocument?>(capacity: 4_096)
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter.
     let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000)
@@ -100,29 +100,5 @@ public final class MediaTree: Sendable {
         bytes.append(0x2F)
         bytes += path.bytes
         return AbsolutePath(bytes: bytes)
-    }
-
-    /// What every node's attributes start from: its number, its source's owner and times, a
-    /// regular file with the source's mode (write bits off) and size. Nodes set the rest.
-    func baseAttributes(of node: any TreeNode, stat: SourceStat) -> Attributes {
-        baseAttributes(number: node.key.number, stat: stat)
-    }
-
-    /// `baseAttributes(of:stat:)` of the node whose key asks for `number`, without the node.
-    func baseAttributes(number: UInt64, stat: SourceStat) -> Attributes {
-        Attributes(
-            inode: number, type: .regular, permissions: stat.mode & 0o555, size: stat.identity.size,
-            links: 1, uid: stat.uid, gid: stat.gid,
-            accessTime: stat.accessTime, modificationTime: stat.modificationTime, changeTime: stat.changeTime)
-    }
-
-    /// A folder's attributes: read and search for everyone (a source folder keeps its own mode).
-    func folderAttributes(of node: any TreeNode, stat: SourceStat, keepsMode: Bool = false) -> Attributes {
-        var attributes = baseAttributes(of: node, stat: stat)
-        attributes.type = .directory
-        if !keepsMode { attributes.permissions = 0o555 }
-        attributes.size = 4096
-        attributes.links = 2
-        return attributes
     }
 }

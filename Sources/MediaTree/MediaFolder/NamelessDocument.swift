@@ -5,7 +5,7 @@ import Foundation
 /// `info.json` and `chapters.json` are the same for every name it has but for that string (hard
 /// links: a library of copies of a few films lists thousands of each, and every listing needs
 /// their sizes), so each is encoded once per version and filled in per name.
-struct NameGap: Sendable {
+struct NamelessDocument: Sendable {
     /// The bytes before the name's JSON string, and after it.
     let head: [UInt8]
     let tail: [UInt8]
