@@ -53,7 +53,7 @@ extension MediaTree {
 
     /// The thumbnail kept on disk under `key`, provided it is a whole image of the size asked for.
     static func thumbnail(from cache: DiskCache, key: String, request: ThumbnailRequest) -> Thumbnail? {
-        let size = ImageEncoder.encodedSize(format: request.format, width: request.width, height: request.height)
+        let size = request.encodedSize
         guard let image = image(from: cache, key: key, size: size), let frameTime = image.frameTime else { return nil }
         return Thumbnail(bytes: image.bytes, format: request.format, frameTime: frameTime, isKeyframe: image.isKeyframe ?? false)
     }

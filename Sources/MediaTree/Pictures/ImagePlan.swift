@@ -17,8 +17,9 @@ enum ImagePlan: Hashable, Sendable {
         switch self {
         case .stored(_, let byteCount, _): return byteCount
         case .converted(_, _, let width, let height, let format):
-            return ImageEncoder.encodedSize(format: format, width: width, height: height)
-        case .frame(let plan): return ImageEncoder.encodedSize(format: plan.format, width: plan.width, height: plan.height)
+            return ImageEncoder.encodedSize(format: format, width: width, height: height, source: .unknown)
+        case .frame(let plan):
+            return ImageEncoder.encodedSize(format: plan.format, width: plan.width, height: plan.height, source: plan.source)
         }
     }
 
@@ -56,6 +57,7 @@ struct FramePlan: Hashable, Sendable {
     var width: Int
     var height: Int
     var format: ImageFormat
+    var source: PictureSource
 }
 
 /// An image made for the tree and kept in memory: a thumbnail, a chapter image or a cover.

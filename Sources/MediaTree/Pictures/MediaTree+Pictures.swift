@@ -52,7 +52,7 @@ extension MediaTree {
                 }
                 let times = ChapterFrameTimes.times(start: entry.chapter.start, end: entry.chapter.end, duration: duration)
                 return .frame(FramePlan(streamIndex: stream.index, times: times, width: size.width, height: size.height,
-                                        format: format))
+                                        format: format, source: version.info.pictureSource(of: stream)))
             }
             return coverPlan(of: version, format: format)
         }) ?? nil
@@ -102,7 +102,8 @@ extension MediaTree {
             var first: Thumbnail?
             for time in frame.times {
                 let request = ThumbnailRequest(streamIndex: frame.streamIndex, time: time, pick: .exact,
-                                               width: frame.width, height: frame.height, format: frame.format)
+                                               width: frame.width, height: frame.height, format: frame.format,
+                                               source: frame.source)
                 let made: Thumbnail
                 do {
                     made = try media.thumbnail(of: file, request: request)

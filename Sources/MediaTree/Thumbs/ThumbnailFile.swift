@@ -1,7 +1,7 @@
 import MediaKit
 
 /// An image in `thumbs/`: the frame its name asks for (parsed once, at lookup), scaled, in the
-/// format of its extension; its size is known from the probe alone (`ImageEncoder.encodedSize`).
+/// format of its extension; its size is known from the probe alone (`ThumbnailRequest.encodedSize`).
 final class ThumbnailFile: MadeFile {
     let version: MediaVersion
     let placement: Placement?
@@ -17,9 +17,7 @@ final class ThumbnailFile: MadeFile {
         key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
-    func size(in tree: MediaTree) throws -> Int {
-        ImageEncoder.encodedSize(format: request.format, width: request.width, height: request.height)
-    }
+    func size(in tree: MediaTree) throws -> Int { request.encodedSize }
 
     func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         tree.thumbnail(request, of: version, shownAs: shownAs) { reply($0.map(\.bytes)) }

@@ -43,11 +43,13 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
         guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbnailBox) else { return [] }
-        let bytes = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
+        let source = version.info.pictureSource(of: stream)
+        let bytes = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height, source: source))
         return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbnailInterval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)
             let request = ThumbnailRequest(streamIndex: stream.index, time: listed.time.seconds(duration: duration),
-                                           pick: .exact, width: size.width, height: size.height, format: format)
+                                           pick: .exact, width: size.width, height: size.height, format: format,
+                                           source: source)
             let file = ThumbnailFile(folder: self, name: name, request: request)
             var attributes = tree.baseAttributes(of: file, stat: version.stat)
             attributes.permissions = 0o444
@@ -60,7 +62,8 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         TreeStatistics.count(tree.statistics.thumbnailNameParses)
         guard let text = name.string, let parsed = ThumbnailName.parse(text),
-              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings)
+              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings,
+                                               source: version.info.pictureSource(of: stream))
         else { return nil }
         return ThumbnailFile(folder: self, name: name, request: request)
     }
