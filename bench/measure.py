@@ -203,6 +203,14 @@ class Results:
         tail = f"  (goal {goal}: {'met' if met else 'NOT met'})" if goal is not None else ""
         self.say(f"  {label:<40} {fmt_value(record)}{tail}")
 
+    def table(self, sid, title, header, rows):
+        """A table of figures (strings, one list per row, as `header`), printed as it is: for
+        figures per item (per clip, say) that a row each would drown."""
+        self.append({"kind": "table", "section": sid, "title": title, "header": header, "rows": rows})
+        self.say(f"  {title}")
+        for row in [header] + rows:
+            self.say("    " + " | ".join(str(cell) for cell in row))
+
     def retired(self, sid, figure, goal, reason):
         """A goal this figure no longer has, and why: the report lists it under the goals."""
         self.append({"kind": "retired", "section": sid, "figure": figure, "goal": goal, "reason": reason})

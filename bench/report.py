@@ -74,6 +74,9 @@ def text_report(meta, sections, retired):
                 out.append(f"  {r['label']:<40} {fmt_value(r)}{goal}")
             elif kind == "note":
                 out.append(f"  note: {r['text']}")
+            elif kind == "table":
+                out.append(f"  {r['title']}")
+                out += ["    " + " | ".join(str(c) for c in row) for row in [r["header"]] + r["rows"]]
     met = list(goals(sections))
     if met:
         out += ["", "== Goals"]
@@ -141,6 +144,11 @@ def markdown_report(meta, sections, retired):
                 goal, ok = r.get("goal", "—"), ("yes" if r["met"] else "**no**") if "goal" in r else "—"
                 out.append(f"| {r['label']} | {measured(r)} | {goal} | {ok} |")
             out.append("")
+        for kind, r in s["items"]:
+            if kind == "table":
+                out += [r["title"], "", "| " + " | ".join(r["header"]) + " |",
+                        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(r["header"]))) + "|"]
+                out += ["| " + " | ".join(str(c) for c in row) + " |" for row in r["rows"]] + [""]
         notes = [r["text"] for kind, r in s["items"] if kind == "note"]
         out += [f"- {n}" for n in notes] + ([""] if notes else [])
 

@@ -12,7 +12,7 @@ public protocol MediaService: Sendable {
     func probe(path: FilePath, size: Int64) throws -> MediaInfo
 
     /// Makes one thumbnail of `file`: the frame `request` asks for, scaled to its size, as a file
-    /// in its format of exactly `ImageEncoder.encodedSize(format:width:height:)` bytes. Safe to
+    /// in its format of exactly `request.encodedSize` bytes. Safe to
     /// call from many threads.
     /// - Throws: `MediaError`: `.noVideoStream`, `.noFrame` (past the end, or past where a
     ///   truncated stream stops), `.damaged`, `.timedOut`, `.imageFailed`, `.notMedia`, `.library`.
@@ -56,7 +56,7 @@ public protocol MediaService: Sendable {
 
     /// `bytes`, one picture encoded with `codec` (FFmpeg's codec name: `mjpeg`, `png`, …), decoded
     /// and written in `format` at exactly `width` × `height` pixels (scaled if the picture has
-    /// another size) and `ImageEncoder.encodedSize(format:width:height:)` bytes. For chapter
+    /// another size) and `ImageEncoder.encodedSize(format:width:height:source: .unknown)` bytes. For chapter
     /// images and covers wanted in another format than the one stored (a stored picture already
     /// in the format wanted is served as it is: `CoverArt.format`, `ChapterImage.format`);
     /// `ImageFormat.dimensions(of:)` gives a stored JPEG's or PNG's own size without decoding.

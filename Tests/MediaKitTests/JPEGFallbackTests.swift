@@ -25,7 +25,7 @@ import Testing
     @Test func everyBudgetHoldsTheMosaicWithRoomToPad() {
         for (width, height) in Self.sizes + [(JPEGEncoder.maximumSide, JPEGEncoder.maximumSide)] {
             #expect(JPEGMosaic.bound(width: width, height: height) + JPEGPadding.smallestSegment
-                    <= JPEGEncoder.encodedSize(width: width, height: height))
+                    <= JPEGBudget(width: width, height: height, source: .unknown).bytes)
         }
         #expect(JPEGMosaic.standardHeaderBytes == 625)
     }
@@ -73,7 +73,7 @@ import Testing
     /// The mosaic is for hostile pixels only.
     @Test(arguments: sizes)
     func noiseFitsAtAQuality(width: Int, height: Int) throws {
-        let budget = JPEGEncoder.encodedSize(width: width, height: height)
+        let budget = JPEGBudget(width: width, height: height, source: .unknown).bytes
         let uniform = try JPEGEncoder.encode(PNGEncoderTests.noise(width, height, seed: 1234))
         #expect(uniform.bytes.count == budget)
         #expect(uniform.quality != nil && uniform.chroma == .full, "\(width)x\(height)")

@@ -39,15 +39,15 @@ import TestSupport
         let cover = try #require(try media.coverArt(path: FilePath(url.path), size: try Chapters.size(url)))
         let (width, height) = try #require(JPEGHeader.dimensions(cover.bytes))
         let png = try media.stillImage(bytes: cover.bytes, codec: cover.codec, width: width, height: height, format: .png)
-        #expect(png.count == ImageEncoder.encodedSize(format: .png, width: width, height: height))
+        #expect(png.count == ImageEncoder.encodedSize(format: .png, width: width, height: height, source: .unknown))
         #expect(PNGHeader.dimensions(png).map { [$0.width, $0.height] } == [width, height])
         // PNG to JPEG: the stored-PNG case (an MP4 chapter image, a PNG cover).
         let jpeg = try media.stillImage(bytes: png, codec: "png", width: width, height: height, format: .jpeg)
-        #expect(jpeg.count == ImageEncoder.encodedSize(format: .jpeg, width: width, height: height))
+        #expect(jpeg.count == ImageEncoder.encodedSize(format: .jpeg, width: width, height: height, source: .unknown))
         #expect(try JPEGEncoderTests.ffmpegDecode(jpeg).count == 3 * width * height)
         #expect(psnr(try JPEGEncoderTests.ffmpegDecode(jpeg), try StoredPNG(png).rgb) >= 35)
         let small = try media.stillImage(bytes: cover.bytes, codec: cover.codec, width: 60, height: 90, format: .jpeg)
-        #expect(small.count == JPEGEncoder.encodedSize(width: 60, height: 90))
+        #expect(small.count == JPEGBudget(width: 60, height: 90, source: .unknown).bytes)
     }
 
     /// An MP4 chapter image track's samples are PNGs: served as stored, their size from IHDR, and
@@ -60,7 +60,7 @@ import TestSupport
         let decoded = try JPEGEncoderTests.ffmpegDecode(image.bytes)
         #expect(decoded.count == 3 * width * height)
         let jpeg = try media.stillImage(bytes: image.bytes, codec: image.codec, width: width, height: height, format: .jpeg)
-        #expect(jpeg.count == ImageEncoder.encodedSize(format: .jpeg, width: width, height: height))
+        #expect(jpeg.count == ImageEncoder.encodedSize(format: .jpeg, width: width, height: height, source: .unknown))
         #expect(JPEGHeader.dimensions(jpeg).map { [$0.width, $0.height] } == [width, height])
         #expect(psnr(try JPEGEncoderTests.ffmpegDecode(jpeg), decoded) >= 35)
     }

@@ -20,7 +20,9 @@ import Testing
         let t9 = layout.tile(9)
         #expect(t9.sheet == 1 && t9.x == 160 && t9.y == 0 && t9.startMilliseconds == 90_000 && t9.endMilliseconds == 95_000)
         #expect(layout.sheetSpan(1) == (80_000, 95_000))
-        #expect(layout.encodedSize(sheet: 1) == ImageEncoder.encodedSize(format: .jpeg, width: 320, height: 90))
+        // Each tile a picture of its own: the last sheet, two tiles of 160×90 and nothing else.
+        let last = JPEGBudget(width: 320, height: 90, tiles: 2, tileWidth: 160, tileHeight: 90, source: .unknown)
+        #expect(layout.jpegBudget(sheet: 1) == last && layout.encodedSize(sheet: 1) == last.bytes)
         #expect(layout.sheetName(0) == "0001.jpg" && layout.sheetName(11_233) == "11234.jpg")
         #expect(layout.sheet(named: "0001.jpg") == 0 && layout.sheet(named: "0002.jpg") == 1)
         for name in ["0003.jpg", "0000.jpg", "1.jpg", "00001.jpg", "0001.png", "0001.JPG", "+001.jpg", "-001.jpg", "x.jpg"] {

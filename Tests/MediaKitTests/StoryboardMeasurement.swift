@@ -100,7 +100,7 @@ extension StoryboardMeasurement {
             let compose = Self.seconds {
                 for (tile, picture) in zip(tiles, pictures) { canvas.draw(picture, x: tile.x, y: tile.y) }
             }
-            let encode = try Self.seconds { _ = try ImageEncoder.encode(canvas, format: .jpeg) }
+            let encode = try Self.seconds { _ = try ImageEncoder.encode(canvas, format: .jpeg, source: .unknown) }
             print("\(path): open \(open), scan \(scan) (\(index.times.count) keyframes), decode \(decode), "
                   + "convert \(convert), compose \(compose), encode \(encode) (\(size))")
         }

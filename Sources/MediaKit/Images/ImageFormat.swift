@@ -2,8 +2,8 @@
 public enum ImageFormat: String, Codable, Sendable, Hashable, CaseIterable {
     /// PNG, uncompressed (`PNGEncoder`): exact pixels, about 3 bytes a pixel.
     case png
-    /// Baseline JFIF JPEG, 4:2:0 (`JPEGEncoder`): a fixed byte budget a picture, quality as high
-    /// as fits.
+    /// Baseline JFIF JPEG, 4:4:4 (`JPEGEncoder`): a byte budget known before decoding
+    /// (`JPEGBudget`), quality as high as fits.
     case jpeg
 
     /// The extension of file names in this format, without the dot: `png`, `jpg`.

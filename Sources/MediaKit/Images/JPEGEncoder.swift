@@ -1,7 +1,8 @@
-/// Writes RGB pictures as baseline JFIF JPEG files whose length is known from the size alone.
+/// Writes RGB pictures as baseline JFIF JPEG files whose length is known before decoding.
 ///
-/// Every picture of a size gets the same byte budget (`encodedSize(width:height:)`, `JPEGBudget`),
-/// so the tree can give a thumbnail's exact size at `stat` time without decoding. The encoder
+/// Every picture gets a byte budget from its size and its source (`JPEGBudget`: what the probe
+/// tells of the video it is taken from), so the tree can give a thumbnail's exact size at
+/// `stat` time without decoding. The encoder
 /// looks for the highest libjpeg quality whose file fits the budget, then pads the file to the
 /// budget exactly with comment (COM) segments after the JFIF header (`JPEGPadding`). Colour is
 /// kept at full resolution (4:4:4); a picture that does not fit so even at quality 1 (noise does
@@ -28,7 +29,7 @@ public enum JPEGEncoder {
 
     /// A written JPEG and how it was made.
     public struct Encoded: Sendable, Equatable {
-        /// The file's bytes: exactly `JPEGEncoder.encodedSize(width:height:)` long.
+        /// The file's bytes: exactly as long as the budget.
         public var bytes: [UInt8]
         /// The libjpeg quality (1–100) of the pixels; nil for the mosaic fallback.
         public var quality: Int?
@@ -38,20 +39,18 @@ public enum JPEGEncoder {
         public var paddingBytes: Int
     }
 
-    /// The exact length in bytes of the JPEG `encode` makes for a `width` × `height` picture:
-    /// a budget from the number of 8×8 blocks (`JPEGBudget`).
-    public static func encodedSize(width: Int, height: Int) -> Int {
-        JPEGBudget.bytes(width: width, height: height)
-    }
-
-    /// Encodes `image` (8-bit RGB) as a JPEG of exactly `encodedSize(width:height:)` bytes, at the
-    /// highest quality that fits. The corresponding C function is `cjpeg_write_rgb24`.
-    /// - Throws: `MediaError.imageFailed` for a side past `maximumSide` or a libjpeg error.
-    public static func encode(_ image: RGBImage) throws -> Encoded {
+    /// Encodes `image` (8-bit RGB) as a JPEG of exactly `budget.bytes` bytes, at the highest
+    /// quality that fits. The corresponding C function is `cjpeg_write_rgb24`.
+    /// - Throws: `MediaError.imageFailed` for a side past `maximumSide`, a budget made for
+    ///   another size, or a libjpeg error.
+    public static func encode(_ image: RGBImage, budget: JPEGBudget) throws -> Encoded {
         guard image.width <= maximumSide, image.height <= maximumSide else {
             throw MediaError.imageFailed(reason: "\(image.width)x\(image.height) is larger than \(maximumSide) pixels a side")
         }
-        return try encode(image, budget: encodedSize(width: image.width, height: image.height))
+        guard image.width == budget.width, image.height == budget.height else {
+            throw MediaError.imageFailed(reason: "a \(image.width)x\(image.height) picture with the budget of \(budget.width)x\(budget.height)")
+        }
+        return try encode(image, budget: budget.bytes)
     }
 
     /// `image` as a JPEG of exactly `budget` bytes: the highest quality that fits at full colour

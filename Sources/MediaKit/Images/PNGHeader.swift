@@ -5,7 +5,7 @@ public enum PNGHeader {
     /// cut, or gives a side of 0 or past 2³¹ − 1.
     ///
     /// Cheap: reads bytes 8–23 only. The tree uses it to know the exact size of the JPEG a stored
-    /// PNG becomes (`JPEGEncoder.encodedSize`) at `stat`.
+    /// PNG becomes (`JPEGBudget`) at `stat`.
     public static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, bytes.starts(with: signature),

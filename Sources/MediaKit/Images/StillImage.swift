@@ -11,7 +11,7 @@ public enum StillImage {
 
     /// Decodes `bytes` with the decoder for `codec` (FFmpeg's codec name: `mjpeg`, `png`, `bmp`,
     /// …) and writes the picture in `format` at `width` × `height` pixels (scaled where the decoded
-    /// picture has another size), exactly `ImageEncoder.encodedSize(format:width:height:)` bytes
+    /// picture has another size), exactly `ImageEncoder.encodedSize(format:width:height:source:)` bytes
     /// long. The same format as stored is re-encoded too (at the size asked for): serving the
     /// stored bytes instead is the caller's choice.
     /// The corresponding C functions are `avcodec_send_packet` and `avcodec_receive_frame`.
@@ -51,6 +51,7 @@ public enum StillImage {
             throw MediaError.damaged(reason: "the \(codec) picture gave no image: \(averrorText(received))")
         }
         let image = try Scaler().scale(frame, width: width, height: height)
-        return try ImageEncoder.encode(image, format: format)
+        // A stored picture is no video's frame: its source is unknown (the budget's floor).
+        return try ImageEncoder.encode(image, format: format, source: .unknown)
     }
 }

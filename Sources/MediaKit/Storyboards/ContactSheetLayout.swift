@@ -55,7 +55,14 @@ public struct ContactSheetLayout: Sendable, Hashable {
 
     /// The exact length of the sheet in `format`, whatever its pixels.
     public func encodedSize(format: ImageFormat) -> Int {
-        ImageEncoder.encodedSize(format: format, width: request.width, height: height)
+        ImageEncoder.encodedSize(format: format, budget: jpegBudget)
+    }
+
+    /// The sheet's JPEG budget: each tile counted as a picture of the request's source, the
+    /// header, captions and margins as text on a plain background (`JPEGBudget`).
+    public var jpegBudget: JPEGBudget {
+        JPEGBudget(width: request.width, height: height, tiles: tileCount, tileWidth: request.tileWidth,
+                   tileHeight: request.tileHeight, source: request.source)
     }
 
     /// From the top to the first row of tiles: a margin, the header's lines, a margin.

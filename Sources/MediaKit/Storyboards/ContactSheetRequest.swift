@@ -18,9 +18,11 @@ public struct ContactSheetRequest: Codable, Sendable, Hashable {
     /// The header's lines, as written (`ContactSheetHeader.lines(info:fileName:)`); drawn in
     /// ASCII, cut to the sheet's width (`BitmapFont`).
     public var header: [String]
+    /// What the probe tells of the video, for the sheet's JPEG budget (`JPEGBudget`).
+    public var source: PictureSource
 
     public init(streamIndex: Int, duration: Double, columns: Int = 4, rows: Int = 4, width: Int = 1500,
-                tileWidth: Int, tileHeight: Int, header: [String]) {
+                tileWidth: Int, tileHeight: Int, header: [String], source: PictureSource = .unknown) {
         self.streamIndex = streamIndex
         self.duration = duration
         self.columns = columns
@@ -29,6 +31,7 @@ public struct ContactSheetRequest: Codable, Sendable, Hashable {
         self.tileWidth = tileWidth
         self.tileHeight = tileHeight
         self.header = header
+        self.source = source
     }
 
     /// The contact sheet of the file `info` describes, named `fileName` (the source file's own
@@ -48,7 +51,8 @@ public struct ContactSheetRequest: Codable, Sendable, Hashable {
         else { return nil }
         self.init(streamIndex: stream.index, duration: duration, columns: columns, rows: rows, width: width,
                   tileWidth: tile.width, tileHeight: tile.height,
-                  header: ContactSheetHeader.lines(info: info, stream: stream, fileName: fileName))
+                  header: ContactSheetHeader.lines(info: info, stream: stream, fileName: fileName),
+                  source: info.pictureSource(of: stream))
         guard ContactSheetLayout(self) != nil else { return nil }
     }
 }

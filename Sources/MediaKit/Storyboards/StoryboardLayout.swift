@@ -73,10 +73,17 @@ public struct StoryboardLayout: Sendable, Hashable {
     }
 
     /// The exact length of sheet `sheet` in the request's format, whatever its pixels
-    /// (`ImageEncoder.encodedSize(format:width:height:)`).
+    /// (`ImageEncoder.encodedSize(format:budget:)`).
     public func encodedSize(sheet: Int) -> Int {
+        ImageEncoder.encodedSize(format: request.format, budget: jpegBudget(sheet: sheet))
+    }
+
+    /// The JPEG budget of sheet `sheet`: each tile it holds counted as a picture of the
+    /// request's source, the black rest of a last sheet as background (`JPEGBudget`).
+    public func jpegBudget(sheet: Int) -> JPEGBudget {
         let size = sheetSize(sheet)
-        return ImageEncoder.encodedSize(format: request.format, width: size.width, height: size.height)
+        return JPEGBudget(width: size.width, height: size.height, tiles: tiles(inSheet: sheet).count,
+                          tileWidth: request.tileWidth, tileHeight: request.tileHeight, source: request.source)
     }
 
     /// Tile `index` (0 ..< `tileCount`).

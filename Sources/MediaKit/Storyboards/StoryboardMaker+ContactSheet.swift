@@ -62,6 +62,6 @@ extension StoryboardMaker {
                                 scale: scale, color: Self.textColor)
             }
         }
-        return try ImageEncoder.encode(canvas, format: format)
+        return try ImageEncoder.encode(canvas, format: format, budget: layout.jpegBudget)
     }
 }

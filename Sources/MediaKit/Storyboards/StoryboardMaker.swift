@@ -51,7 +51,7 @@ final class StoryboardMaker: Sendable {
                 canvas.draw(picture.image, x: tile.x, y: tile.y)
             }
         }
-        return try ImageEncoder.encode(canvas, format: request.format)
+        return try ImageEncoder.encode(canvas, format: request.format, budget: layout.jpegBudget(sheet: sheet))
     }
 
     /// Runs `body` with a session for `streamIndex` of `file` and the stream's keyframe index,

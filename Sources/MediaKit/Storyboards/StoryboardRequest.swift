@@ -17,9 +17,11 @@ public struct StoryboardRequest: Codable, Sendable, Hashable {
     public var tileHeight: Int
     /// The format the sheets are written in: JPEG (what players read) unless asked otherwise.
     public var format: ImageFormat
+    /// What the probe tells of the video, for the sheets' JPEG budgets (`JPEGBudget`).
+    public var source: PictureSource
 
     public init(streamIndex: Int, duration: Double, interval: Double = 10, columns: Int = 10, rows: Int = 10,
-                tileWidth: Int, tileHeight: Int, format: ImageFormat = .jpeg) {
+                tileWidth: Int, tileHeight: Int, format: ImageFormat = .jpeg, source: PictureSource = .unknown) {
         self.streamIndex = streamIndex
         self.duration = duration
         self.interval = interval
@@ -28,6 +30,7 @@ public struct StoryboardRequest: Codable, Sendable, Hashable {
         self.tileWidth = tileWidth
         self.tileHeight = tileHeight
         self.format = format
+        self.source = source
     }
 
     /// The storyboard of the file `info` describes: its first moving-picture stream
@@ -43,7 +46,7 @@ public struct StoryboardRequest: Codable, Sendable, Hashable {
               let duration = info.container.duration ?? stream.duration, duration > 0,
               let tile = Self.tileSize(of: stream, width: tileWidth) else { return nil }
         self.init(streamIndex: stream.index, duration: duration, interval: interval, columns: columns, rows: rows,
-                  tileWidth: tile.width, tileHeight: tile.height, format: format)
+                  tileWidth: tile.width, tileHeight: tile.height, format: format, source: info.pictureSource(of: stream))
         guard StoryboardLayout(self) != nil else { return nil }
     }
 

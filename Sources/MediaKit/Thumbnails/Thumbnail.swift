@@ -30,25 +30,33 @@ public struct ThumbnailRequest: Codable, Sendable, Hashable {
     /// The output size in pixels, from `ThumbnailGeometry.outputSize`, after rotation.
     public var width: Int
     public var height: Int
-    /// The file format to write: the file is exactly
-    /// `ImageEncoder.encodedSize(format:width:height:)` bytes.
+    /// The file format to write: the file is exactly `encodedSize` bytes.
     public var format: ImageFormat
+    /// What the probe tells of the video, for a JPEG's budget (`MediaInfo.pictureSource(of:)`).
+    public var source: PictureSource
 
-    /// A request for a `format` file (PNG unless asked otherwise).
-    public init(streamIndex: Int, time: Double, pick: FramePick, width: Int, height: Int, format: ImageFormat = .png) {
+    /// A request for a `format` file (PNG unless asked otherwise) of a video `source`.
+    public init(streamIndex: Int, time: Double, pick: FramePick, width: Int, height: Int, format: ImageFormat = .png,
+                source: PictureSource = .unknown) {
         self.streamIndex = streamIndex
         self.time = time
         self.pick = pick
         self.width = width
         self.height = height
         self.format = format
+        self.source = source
     }
+
+    /// The budget of the JPEG: its size and its source.
+    public var jpegBudget: JPEGBudget { JPEGBudget(width: width, height: height, source: source) }
+
+    /// The exact length of the file, whatever the frame: `ImageEncoder.encodedSize(format:budget:)`.
+    public var encodedSize: Int { ImageEncoder.encodedSize(format: format, budget: jpegBudget) }
 }
 
 /// A made thumbnail: the picture file and what frame it shows.
 public struct Thumbnail: Codable, Sendable, Equatable {
-    /// The file's bytes, in `format`: exactly `ImageEncoder.encodedSize(format:width:height:)` long
-    /// for the request's width and height.
+    /// The file's bytes, in `format`: exactly the request's `encodedSize` long.
     public var bytes: [UInt8]
     /// The format of `bytes` (the request's).
     public var format: ImageFormat

@@ -90,7 +90,7 @@ final class ThumbnailMaker: Sendable {
             return Thumbnail(bytes: try PNGEncoder.encode(upright), format: .png, frameTime: frameTime,
                              isKeyframe: isKeyframe, meanLuma: luma)
         case .jpeg:
-            let jpeg = try JPEGEncoder.encode(upright)
+            let jpeg = try JPEGEncoder.encode(upright, budget: request.jpegBudget)
             return Thumbnail(bytes: jpeg.bytes, format: .jpeg, frameTime: frameTime, isKeyframe: isKeyframe,
                              meanLuma: luma, jpegQuality: jpeg.quality)
         }

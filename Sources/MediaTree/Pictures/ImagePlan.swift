@@ -17,8 +17,9 @@ enum ImagePlan: Hashable, Sendable, Codable {
         switch self {
         case .stored(_, let byteCount, _): return byteCount
         case .converted(_, _, let width, let height, let format):
-            return ImageEncoder.encodedSize(format: format, width: width, height: height)
-        case .frame(let plan): return ImageEncoder.encodedSize(format: plan.format, width: plan.width, height: plan.height)
+            return ImageEncoder.encodedSize(format: format, width: width, height: height, source: .unknown)
+        case .frame(let plan):
+            return ImageEncoder.encodedSize(format: plan.format, width: plan.width, height: plan.height, source: plan.source)
         }
     }
 
@@ -62,4 +63,5 @@ struct FramePlan: Hashable, Sendable, Codable {
     var width: Int
     var height: Int
     var format: ImageFormat
+    var source: PictureSource
 }

@@ -52,7 +52,7 @@ extension MediaTree {
                 }
                 let times = ChapterFrameTimes.times(start: entry.chapter.start, end: entry.chapter.end, duration: duration)
                 return .frame(FramePlan(streamIndex: stream.index, times: times, width: size.width, height: size.height,
-                                        format: format))
+                                        format: format, source: version.info.pictureSource(of: stream)))
             }
             return coverPlan(of: version, format: format)
         }) ?? nil

@@ -37,7 +37,8 @@ struct PictureRecipe: MediaRecipe, Codable {
         var first: Thumbnail?
         for time in frame.times {
             let request = ThumbnailRequest(streamIndex: frame.streamIndex, time: time, pick: .exact,
-                                           width: frame.width, height: frame.height, format: frame.format)
+                                           width: frame.width, height: frame.height, format: frame.format,
+                                           source: frame.source)
             let made: Thumbnail
             do {
                 made = try media.thumbnail(of: file, request: request)

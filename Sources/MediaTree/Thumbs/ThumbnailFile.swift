@@ -1,7 +1,7 @@
 import MediaKit
 
 /// An image in `thumbs/`: the frame its name asks for (parsed once, at lookup), scaled, in the
-/// format of its extension; its size is known from the probe alone (`ImageEncoder.encodedSize`).
+/// format of its extension; its size is known from the probe alone (`ThumbnailRequest.encodedSize`).
 final class ThumbnailFile: PictureFile {
     let version: MediaVersion
     let placement: Placement?

@@ -7,7 +7,7 @@ struct ThumbnailRecipe: MediaRecipe, Codable {
 
     var kind: MadeKind { .thumbnails }
 
-    var size: Int { ImageEncoder.encodedSize(format: request.format, width: request.width, height: request.height) }
+    var size: Int { request.encodedSize }
 
     func make(from file: MediaFile, media: any MediaService) throws -> MadeBytes {
         let made = try media.thumbnail(of: file, request: request)

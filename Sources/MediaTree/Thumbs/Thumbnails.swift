@@ -23,11 +23,11 @@ enum Thumbnails {
 
     /// What `name` asks the media layer for, or nil: a time past the end, a size too large.
     static func request(for name: ThumbnailName, stream: MediaInfo.Stream, duration: Double,
-                        settings: TreeSettings) -> ThumbnailRequest? {
+                        settings: TreeSettings, source: PictureSource) -> ThumbnailRequest? {
         let time = name.time.seconds(duration: duration)
         guard time >= 0, time <= duration,
               let size = ThumbnailGeometry.outputSize(of: stream, box: name.box ?? settings.thumbs.box) else { return nil }
         return ThumbnailRequest(streamIndex: stream.index, time: time, pick: name.pick,
-                                width: size.width, height: size.height, format: name.format)
+                                width: size.width, height: size.height, format: name.format, source: source)
     }
 }

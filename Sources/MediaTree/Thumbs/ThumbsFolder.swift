@@ -47,8 +47,9 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
         let format = tree.settings.imageFormat
         guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else { return [] }
         let family = NodeKey.Family(kind: ThumbnailFile.kind, path: version.path)
+        let source = version.info.pictureSource(of: stream)
         var attributes = tree.madeFileAttributes(number: 0, stat: version.stat)
-        attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height))
+        attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height, source: source))
         return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)
             let hash = family.hash(name: name, stamp: version.stamp)
@@ -61,7 +62,8 @@ final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         TreeStatistics.count(tree.statistics.thumbnailNameParses)
         guard let text = name.string, let parsed = ThumbnailName.parse(text),
-              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings)
+              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings,
+                                               source: version.info.pictureSource(of: stream))
         else { return nil }
         return ThumbnailFile(folder: self, name: name, request: request)
     }
