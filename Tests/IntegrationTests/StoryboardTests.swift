@@ -1,4 +1,6 @@
 import Foundation
+import MediaKit
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -168,6 +170,62 @@ import TestSupport
                 #expect(found["problems"] as? [String] == [], "\(name): \(found)")
                 #expect(found["cues"] as? Int == 6, "\(name)")
             }
+        }
+    }
+
+    /// Reads the frame index from the strip of each tile of a contact sheet, at the rectangles
+    /// given as JSON; prints them as a JSON list.
+    static let tileIndices = #"""
+    import json, sys
+    from PIL import Image
+    sheet = Image.open(sys.argv[1]).convert("L")
+    found = []
+    for x, y, w, h in json.loads(sys.argv[2]):
+        tile = sheet.crop((x, y, x + w, y + h))
+        index = 0
+        for bit in range(16):
+            index = index << 1 | (1 if tile.getpixel((int((bit + 0.5) / 16 * w), h - 1 - h // 32)) > 128 else 0)
+        found.append(index)
+    print(json.dumps(found))
+    """#
+
+    /// A 10 s film with two keyframes (0 and 5 s) under a 4×4 contact sheet: 16 different frames,
+    /// each keyframe shown once, the other tiles the frame at their times.
+    @Test func contactSheetWithFewerKeyframesThanTiles() throws {
+        let folder = try TempFolder("contact-sheet")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        let clip = source + "/two.mp4"
+        expectSuccess(try Command.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-filter_complex",
+            "testsrc2=s=640x360:r=25:d=10[base];"
+                + "color=c=black:s=16x1:r=25:d=10,format=gray,geq=lum='255*mod(floor(N/pow(2\\,15-X))\\,2)',"
+                + "scale=640:23:flags=neighbor[bits];[base][bits]overlay=x=0:y=H-h:shortest=1,format=yuv420p[v]",
+            "-map", "[v]", "-c:v", "libx264", "-preset", "veryfast", "-g", "125", "-keyint_min", "125", "-sc_threshold", "0",
+            clip,
+        ], timeout: 120), "ffmpeg")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
+        let info = try Prober.probe(path: FilePath(clip), size: Int64(size))
+        let request = try #require(ContactSheetRequest(info: info, fileName: "two.mp4"))
+        let layout = try #require(ContactSheetLayout(request))
+        let rectangles = (0..<layout.tileCount).map { k -> [Int] in
+            let origin = layout.tileOrigin(k)
+            return [origin.x, origin.y, request.tileWidth, request.tileHeight]
+        }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: rectangles), as: UTF8.self)
+        let point = try folder.makeFolder("mnt")
+        try Mount.with(source: source, point: point, log: folder.path("mediafs.log")) { mount in
+            let result = try Command.python(Self.tileIndices, [mount.path("two.mp4") + "/contact-sheet.png", json], timeout: 120)
+            expectSuccess(result, "the check")
+            let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            let shown = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Int])
+            #expect(shown.count == 16 && Set(shown).count == 16, "\(shown)")
+            // A keyframe (frame 0 or 125) or the frame at the tile's time.
+            for (k, index) in shown.enumerated() {
+                let exact = Int((layout.time(ofTile: k) * 25 + 1e-6).rounded(.down))
+                #expect(index == exact || index == 0 || index == 125, "tile \(k): frame \(index), not \(exact)")
+            }
+            #expect(shown.filter { $0 == 0 || $0 == 125 }.count == 2, "\(shown)")
         }
     }
 }

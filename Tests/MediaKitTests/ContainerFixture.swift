@@ -11,13 +11,14 @@ import TestSupport
 ///   as the MPEG-TS muxer shifts them); `mkv`: the same remuxed;
 /// - `mpg`: MPEG-2 with B-frames in an MPEG program stream (first time 0.5 s; at a low bitrate,
 ///   so that frames share packs and many packets, keyframes among them, carry no time);
-/// - `avi`: MPEG-4 part 2; `webm`: VP8; `flv`: H.264 with B-frames.
+/// - `avi`: MPEG-4 part 2; `webm`: VP8; `flv`: H.264 with B-frames;
+/// - `two-keyframes.mp4`: the picture over 10 s, H.264 with keyframes at 0 and 5 s only.
 enum ContainerFixture {
     static let fps = 25.0
     static let duration = 8
     static let containers = ["mp4", "ts", "mkv", "mpg", "avi", "webm", "flv"]
     /// Bump to make the clips again after changing the commands.
-    static let version = 2
+    static let version = 3
 
     private static let made = Result { try make() }
 
@@ -29,6 +30,11 @@ enum ContainerFixture {
     /// The path of the clip in `container`.
     static func path(_ container: String) throws -> String {
         try made.get().appendingPathComponent("clip.\(container)").path
+    }
+
+    /// The 10 s clip with two keyframes, probed.
+    static func twoKeyframes() throws -> LibraryVideo {
+        try LibraryVideo(absolutePath: try made.get().appendingPathComponent("two-keyframes.mp4").path)
     }
 
     /// The times of the frames ffprobe decodes as keyframes (`-show_frames`, `key_frame`), in
@@ -69,6 +75,9 @@ enum ContainerFixture {
         try ffmpeg(source + ["-c:v", "mpeg2video", "-bf", "2", "-b:v", "150k"] + gop + ["-f", "vob"], "clip.mpg")
         try ffmpeg(source + ["-c:v", "mpeg4", "-q:v", "3"] + gop + ["-f", "avi"], "clip.avi")
         try ffmpeg(source + ["-c:v", "libvpx", "-b:v", "500k", "-deadline", "realtime"] + gop + ["-f", "webm"], "clip.webm")
+        try ffmpeg(["-filter_complex", graph.replacingOccurrences(of: "d=\(duration)", with: "d=10"), "-map", "[v]",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "125", "-keyint_min", "125", "-sc_threshold", "0",
+                    "-f", "mp4"], "two-keyframes.mp4")
         try ffmpeg(source + x264 + ["-f", "flv"], "clip.flv")
         return folder
     }
