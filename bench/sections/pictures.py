@@ -77,7 +77,7 @@ def run(bench):
         bench.peak_rss(m, "daemon after the pictures section (4K PQ clip)")
 
     av1 = media.make_av1_4k(os.path.dirname(bench.media), bench.mode)
-    bench.note(ID, f"`{media.AV1_4K}` ({media.video_description(av1)} 10-bit AV1, {media.duration(av1):.0f} s, a keyframe "
+    bench.note(ID, f"`{media.AV1_4K}` ({media.video_description(av1)}, 10-bit, {media.duration(av1):.0f} s, a keyframe "
                    f"every {media.AV1_4K_GOP:g} s; made at bench time with SVT-AV1, preset 12, random access, kept beside "
                    "the media): a first read of `thumbs/at-T.jpg` against "
                    f"`{FFMPEG_AV1}`, each run at a new time inside a GOP, runs alternating, the decode floor beside; "
