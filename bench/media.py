@@ -80,6 +80,53 @@ def make_hdr_pq_4k(cache, mode):
     return dest
 
 
+# The 4K 10-bit AV1 clip of the pictures section, made and kept as the PQ clip is (CACHE/MODE-av1/).
+AV1_4K = "av1-4k.mkv"
+AV1_4K_GOP = 1.0  # seconds between keyframes (25 frames at 25 fps)
+
+
+def av1_4k_command(seconds, out):
+    """testsrc2 at 3840x2160, 10-bit, as AV1 (SVT-AV1, its fastest preset; random access, so that
+    frames are reordered and many are not references, as in real AV1 releases) in Matroska."""
+    return ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+            f"testsrc2=s=3840x2160:r=25:d={seconds},format=yuv420p10le",
+            "-c:v", "libsvtav1", "-preset", "12", "-crf", "35", "-g", str(int(AV1_4K_GOP * 25)),
+            "-svtav1-params", f"keyint={int(AV1_4K_GOP * 25)}", out]
+
+
+def make_av1_4k(cache, mode):
+    """Makes (or finds) CACHE/MODE-av1/av1-4k.mkv: 8 s (3 s with the small media); returns its path."""
+    return make_kept(os.path.join(cache, f"{mode}-av1"), AV1_4K,
+                     lambda partial: av1_4k_command(3 if mode == "small" else 8, partial))
+
+
+def make_kept(folder, name, command):
+    """Makes FOLDER/NAME with the argv `command(partial path)` gives, unless it is there from the same
+    command (a stamp beside it holds the command): written under a temporary name, renamed when
+    complete. Returns its path."""
+    dest = os.path.join(folder, name)
+    partial = os.path.join(folder, ".partial-" + name)
+    stamp_path = os.path.join(folder, f".stamp-{name}")
+    argv = command(partial)
+    stamp = " ".join(argv)
+    try:
+        with open(stamp_path, encoding="utf-8") as f:
+            if f.read() == stamp and os.path.exists(dest):
+                return dest
+    except OSError:
+        pass
+    os.makedirs(folder, exist_ok=True)
+    for stale in (dest, partial, stamp_path):
+        if os.path.exists(stale):
+            os.remove(stale)
+    print(f"making {dest} (minutes on a loaded machine) ...", flush=True)
+    output(argv, timeout=7200)
+    os.rename(partial, dest)
+    with open(stamp_path, "w", encoding="utf-8") as f:
+        f.write(stamp)
+    return dest
+
+
 # ---------------------------------------------------------------------------------------------
 # What ffprobe says
 

@@ -76,6 +76,31 @@ import Testing
         #expect(sheet.region(x: 10, y: 10, width: 200, height: 20).rgb.contains { $0 > 200 })
     }
 
+    /// A 10 s film with two keyframes (0 and 5 s) and 16 tiles: the tile nearest each keyframe
+    /// shows it, the others the exact frame at their times; no frame twice.
+    @Test func fewerKeyframesThanTiles() throws {
+        let video = try ContainerFixture.twoKeyframes()
+        let request = try #require(ContactSheetRequest(info: video.info, fileName: "two.mp4", columns: 4, rows: 4, width: 700))
+        let layout = try #require(ContactSheetLayout(request))
+        let sheet = try StoredPNG(LocalMediaService().contactSheet(of: video.file, request: request, format: .png))
+        let shown = (0..<layout.tileCount).map { k -> Int in
+            let origin = layout.tileOrigin(k)
+            return FrameIndexStrip.read(sheet.region(x: origin.x, y: origin.y, width: request.tileWidth, height: request.tileHeight))
+        }
+        // Tiles at 0.5 s + 0.6 s × k: tile 0 nearest the keyframe at 0, tile 7 (4.7 s) and tile 8
+        // (5.3 s) as near the one at 5 s, which the earlier shows.
+        let expected = (0..<16).map { k in k == 0 ? 0 : k == 7 ? 125 : Int((layout.time(ofTile: k) * 25 + 1e-6).rounded(.down)) }
+        #expect(shown == expected)
+        #expect(Set(shown).count == 16)
+    }
+
+    @Test func planOfTheTiles() {
+        let index = KeyframeIndex(times: [0, 100, 500])
+        let plan = ContactSheetPlan(times: [10, 40, 60, 90, 300, 450], index: index)
+        #expect(plan.sources == [.keyframe(0), .exact(40), .exact(60), .keyframe(100), .exact(300), .keyframe(500)])
+        #expect(plan.keyframes == [0, 100, 500])
+    }
+
     /// The text drawn: ASCII as it is, anything else `?`; a line too long ends in `...`.
     @Test func bitmapText() {
         #expect(BitmapFont.printable("Holiday Café 2021.mp4") == "Holiday Caf? 2021.mp4")

@@ -25,9 +25,11 @@ enum FFmpegFrames {
     }
 
     /// The frame ffmpeg shows from `time` seconds (`-ss` before `-i`: the first frame at or after
-    /// it), scaled to `width` × `height` RGB24 with its default (bicubic) scaler, autorotated.
+    /// it; the first frame, without a seek, at 0: ffmpeg 5.1 sought to 0 in an FLV file with
+    /// B-frames shows a frame seconds later), scaled to `width` × `height` RGB24 with its default
+    /// (bicubic) scaler, autorotated.
     static func frame(_ path: String, at time: Double, width: Int, height: Int) throws -> [UInt8] {
-        try run(["-v", "error", "-ss", String(time), "-i", path, "-frames:v", "1",
+        try run(["-v", "error"] + (time > 0 ? ["-ss", String(time)] : []) + ["-i", path, "-frames:v", "1",
                  "-vf", "scale=\(width):\(height)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
     }
 }

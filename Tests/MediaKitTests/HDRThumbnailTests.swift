@@ -91,12 +91,14 @@ import TestSupport
         #expect(unlabelled.filled(from: ToneMapper.assumed) == ToneMapper.assumed)
     }
 
-    /// The graph for a 4K PQ frame asked at 320×180 scales first, in 16-bit 4:4:4.
+    /// The graph for a 4K PQ frame asked at 320×180 scales first, in 16-bit 4:4:4, keeping the
+    /// range, and says every colour the frame comes with, output primaries included.
     @Test func theGraphScalesBeforeToneMapping() {
         let setup = ToneMapper.Setup(width: 3840, height: 2160, format: AV_PIX_FMT_YUV420P10LE, color: ToneMapper.assumed,
                                      outputWidth: 320, outputHeight: 180)
-        #expect(ToneMapper.description(for: setup) == "scale=w=320:h=180:flags=bicubic+accurate_rnd+full_chroma_int,"
-            + "format=yuv444p16le,zscale=tin=16:min=9:pin=9:rin=limited:t=linear:npl=100,format=gbrpf32le,"
+        #expect(ToneMapper.description(for: setup) == "scale=w=320:h=180:flags=bicubic+accurate_rnd+full_chroma_int"
+            + ":in_range=limited:out_range=limited,"
+            + "format=yuv444p16le,zscale=tin=16:min=9:pin=9:rin=limited:t=linear:npl=100:p=9,format=gbrpf32le,"
             + "zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=gbrp,format=rgb24")
     }
 

@@ -18,14 +18,15 @@ public enum ToneMapReference {
     /// tone mapping that a tone-mapped thumbnail must keep: measured 55–90 on the test clips.
     public static let untoneMappedDistance = 30.0
 
-    /// The frame ffmpeg shows from `time` (`-ss` before `-i`), through `chain` when `toneMapped`,
-    /// then `scale=W:H` to RGB24, autorotated.
+    /// The frame ffmpeg shows from `time` (`-ss` before `-i`), through `before` (filters that
+    /// label what the file leaves unspecified, say) and `chain` when `toneMapped`, then
+    /// `scale=W:H` to RGB24, autorotated.
     /// - Throws: `HarnessError` when the ffmpeg command fails.
     public static func frame(_ path: String, at time: Double, width: Int, height: Int,
-                             toneMapped: Bool = true) throws -> [UInt8] {
+                             toneMapped: Bool = true, before: String? = nil) throws -> [UInt8] {
         let out = try Command.scratchFile("reference")
         defer { unlink(out) }
-        let filters = (toneMapped ? chain + "," : "") + "scale=\(width):\(height)"
+        let filters = (before.map { $0 + "," } ?? "") + (toneMapped ? chain + "," : "") + "scale=\(width):\(height)"
         let result = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-ss", String(time), "-i", path,
                                       "-frames:v", "1", "-vf", filters, "-f", "rawvideo", "-pix_fmt", "rgb24", out],
                                      timeout: 60)

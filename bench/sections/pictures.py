@@ -17,8 +17,9 @@ FFMPEG_JPG = "ffmpeg -ss T -frames:v 1 -vf scale=320:-1 out.jpg"
 TONEMAP = ("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,"
            "zscale=t=bt709:m=bt709:r=tv,format=yuv420p,scale=320:-1")
 FFMPEG_TONEMAP = "ffmpeg -ss T -frames:v 1 -vf zscale…tonemap=hable…,scale=320:-1 out.png"
+FFMPEG_AV1 = "ffmpeg -ss T -i F -frames:v 1 -vf scale=320:-2 out.jpg"
 FLOOR = "decode floor"
-SIZE_GOAL, QUALITY_GOAL, TIME_GOAL = 5.0, 85, 0.6
+SIZE_GOAL, QUALITY_GOAL, TIME_GOAL, AV1_GOAL = 5.0, 85, 0.6, 0.7
 
 # libjpeg's (IJG's) standard luminance quantization table (JPEG standard, Annex K), natural order.
 IJG_LUMINANCE = [
@@ -74,6 +75,19 @@ def run(bench):
         os.listdir(hdr_thumbs)
         first_hdr(bench, hdr, hdr_thumbs, out, floor_binary, hdr_times(count, hdr_length, media.HDR_PQ_4K_GOP))
         bench.peak_rss(m, "daemon after the pictures section (4K PQ clip)")
+
+    av1 = media.make_av1_4k(os.path.dirname(bench.media), bench.mode)
+    bench.note(ID, f"`{media.AV1_4K}` ({media.video_description(av1)}, 10-bit, {media.duration(av1):.0f} s, a keyframe "
+                   f"every {media.AV1_4K_GOP:g} s; made at bench time with SVT-AV1, preset 12, random access, kept beside "
+                   "the media): a first read of `thumbs/at-T.jpg` against "
+                   f"`{FFMPEG_AV1}`, each run at a new time inside a GOP, runs alternating, the decode floor beside; "
+                   f"both decode with {decoder_of(av1)}")
+    with bench.mount(os.path.dirname(av1), f"{ID}-av1") as m:
+        av1_thumbs = m.path(media.AV1_4K, "thumbs")
+        os.listdir(av1_thumbs)
+        first_av1(bench, av1, av1_thumbs, out, floor_binary,
+                  hdr_times(count, media.duration(av1), media.AV1_4K_GOP))
+        bench.peak_rss(m, "daemon after the pictures section (4K AV1 clip)")
 
 
 def hdr_times(count, length, gop, fps=25):
@@ -173,6 +187,31 @@ def first_hdr(bench, hdr, thumbs, out, floor_binary, times):
     ], bench.runs, warmup=1)
     bench.ratio(ID, label, ("mount", t["mount"]), (FFMPEG_TONEMAP, t[FFMPEG_TONEMAP]), goal_max=TIME_GOAL)
     floor_share(bench, label, t, FFMPEG_TONEMAP, thumbs, "png", answers)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2b. at-T.jpg of a 4K 10-bit AV1 clip against the ffmpeg command
+
+def first_av1(bench, av1, thumbs, out, floor_binary, times):
+    ref_times, mnt_times = Cycle(times), Cycle(times)
+    label = "first read of at-T.jpg, 4K 10-bit AV1"
+    floor_peer, answers = decode_floor(bench, floor_binary, av1, times, label)
+    t = bench.compare(ID, label, [
+        Peer(FFMPEG_AV1, lambda: ["ffmpeg", "-nostdin", "-v", "error", "-y", "-ss", ref_times.next(), "-i", av1,
+                                  "-frames:v", "1", "-vf", "scale=320:-2", os.path.join(out, "ref-av1.jpg")]),
+        Peer("mount", lambda: ["cp", os.path.join(thumbs, f"at-{mnt_times.next()}s.jpg"), os.path.join(out, "mnt-av1.jpg")]),
+        floor_peer,
+    ], bench.runs, warmup=1)
+    bench.ratio(ID, label, ("mount", t["mount"]), (FFMPEG_AV1, t[FFMPEG_AV1]), goal_max=AV1_GOAL)
+    floor_share(bench, label, t, FFMPEG_AV1, thumbs, "jpg", answers)
+
+
+def decoder_of(film):
+    """The decoder ffmpeg opens for the film's video stream, as its log says (the one libavcodec picks)."""
+    log = subprocess.run(["ffmpeg", "-nostdin", "-v", "verbose", "-i", film, "-frames:v", "1", "-f", "null", "-"],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL).stderr
+    found = re.search(r"\((\w+)\) -> ", log)  # "Stream #0:0 -> #0:0 (av1 (libdav1d) -> wrapped_avframe (native))"
+    return f"`{found.group(1)}`" if found else "the decoder libavcodec picks"
 
 
 def decode_floor(bench, binary, film, times, label):

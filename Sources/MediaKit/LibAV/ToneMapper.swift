@@ -77,12 +77,15 @@ final class ToneMapper {
     /// The filters for `setup`:
     ///
     /// 1. `scale` (swscale, the flags of `Scaler`) to the output size, in 16-bit 4:4:4 so that
-    ///    chroma keeps the output's resolution; values stay PQ- or HLG-coded. Tone mapping is
+    ///    chroma keeps the output's resolution; values stay PQ- or HLG-coded, in the frame's
+    ///    range (said both ways: swscale's default output range is limited, whatever the
+    ///    input's, which zscale would then read as full). Tone mapping is
     ///    per pixel, so doing it after the scaling instead of before changes only pixels at
     ///    edges, where the scaler mixes coded instead of displayed values (measured in
     ///    Docs/ARCHITECTURE.md), and costs a few hundred times less on a 4K frame.
     /// 2. The usual chain: `zscale` to linear light (100 nits at 1.0; the frame's transfer,
-    ///    matrix, primaries and range given explicitly, so nothing unspecified reaches zimg),
+    ///    matrix, primaries and range given explicitly, and the output's primaries, which zscale
+    ///    takes from the frame's labels, not from `pin`: so nothing unspecified reaches zimg),
     ///    32-bit float RGB, `zscale` to BT.709 primaries, `tonemap` (Hable, no desaturation; its
     ///    peak from the frame's content light level or mastering display side data, else 1,000
     ///    nits, as in the ffmpeg command), `zscale` to the BT.709 transfer.
@@ -94,10 +97,11 @@ final class ToneMapper {
         let scaled = isRGB ? "gbrp16le" : "yuv444p16le"
         let c = setup.color
         let range = c.range == AVCOL_RANGE_JPEG ? "full" : "limited"
-        return "scale=w=\(setup.outputWidth):h=\(setup.outputHeight):flags=bicubic+accurate_rnd+full_chroma_int,"
+        return "scale=w=\(setup.outputWidth):h=\(setup.outputHeight):flags=bicubic+accurate_rnd+full_chroma_int"
+            + ":in_range=\(range):out_range=\(range),"
             + "format=\(scaled),"
             + "zscale=tin=\(c.transfer.rawValue):min=\(c.space.rawValue):pin=\(c.primaries.rawValue):rin=\(range)"
-            + ":t=linear:npl=100,format=gbrpf32le,"
+            + ":t=linear:npl=100:p=\(c.primaries.rawValue),format=gbrpf32le,"
             + "zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,"
             + "format=gbrp,format=rgb24"
     }

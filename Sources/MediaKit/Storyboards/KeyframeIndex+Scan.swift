@@ -14,34 +14,57 @@ extension KeyframeIndex {
     }
 
     /// Every packet of the stream read from the start (the other streams' are discarded by the
-    /// demuxer), nothing decoded: the presentation times of those flagged `AV_PKT_FLAG_KEY`
-    /// (the decode time for a packet without one). A read that fails ends the scan: a truncated
-    /// file has the keyframes up to its cut.
+    /// demuxer), nothing decoded: the presentation and decode times of those flagged
+    /// `AV_PKT_FLAG_KEY` (either one for a packet that lacks the other). A keyframe without a
+    /// presentation time in a stream whose frames are reordered (an MPEG program stream's, when
+    /// it shares a pack with the frame before) is presented when the next reference frame is
+    /// decoded: at that packet's decode time. A read that fails ends the scan: a truncated file
+    /// has the keyframes up to its cut.
+    ///
+    /// A session just opened is read from where the opening left it (the packets read to analyse
+    /// the streams still waiting): a seek to the first frame could land past the first keyframe,
+    /// as in MPEG program and transport streams, whose demuxers seek by decode time to any packet.
+    /// A session already used is sought forward to a time before its first frame: the demuxer's
+    /// first packet.
     /// The corresponding C functions are `av_seek_frame` and `av_read_frame`.
     static func byDemuxing(_ session: DecodeSession) throws -> KeyframeIndex {
         let input = session.input
         let stream = session.stream.pointee.index
-        let sought = av_seek_frame(input.context, stream, session.startPts, AVSEEK_FLAG_BACKWARD)
-        try timedOut(session, sought)
-        // Demuxers that cannot seek at all (rare) are read from where they are only when nothing
-        // was read yet: a new session, just past the header.
-        if sought < 0, session.seeks > 0 {
-            throw MediaError.library(function: "av_seek_frame", code: sought, message: averrorText(sought))
+        if !session.isWhereOpened {
+            let sought = av_seek_frame(input.context, stream, session.startPts - 60 * session.oneSecond, 0)
+            try timedOut(session, sought)
+            // Demuxers that cannot seek at all (rare) fail here.
+            if sought < 0 {
+                throw MediaError.library(function: "av_seek_frame", code: sought, message: averrorText(sought))
+            }
         }
+        session.isWhereOpened = false
         let packet = try Packet()
-        var times: [Int64] = []
+        var keyframes: [(time: Int64, decodeTime: Int64)] = []
+        let none = cav_nopts_value()
+        let reorders = session.stream.pointee.codecpar.pointee.video_delay > 0
+        // A keyframe read without a presentation time, waiting for the next reference frame's.
+        var untimed: Int?
         while true {
             let read = av_read_frame(input.context, packet.pointer)
             try timedOut(session, read)
             guard read >= 0 else { break }
             let p = packet.pointer.pointee
-            if p.stream_index == stream, p.flags & AV_PKT_FLAG_KEY != 0 {
-                let time = p.pts != cav_nopts_value() ? p.pts : p.dts
-                if time != cav_nopts_value() { times.append(time) }
+            defer { packet.unref() }
+            guard p.stream_index == stream, p.pts != none || p.dts != none else { continue }
+            // Frames are shown in the order of their presentation times; a reference frame
+            // (presented later than decoded, or untimed) after the keyframe is decoded when the
+            // keyframe is shown (MPEG's rule for anchor frames).
+            if let waiting = untimed, p.dts != none, p.pts == none || p.pts > p.dts {
+                keyframes[waiting].time = p.dts
+                untimed = nil
             }
-            packet.unref()
+            guard p.flags & AV_PKT_FLAG_KEY != 0 else { continue }
+            if let waiting = untimed { keyframes[waiting].time = keyframes[waiting].decodeTime }
+            untimed = p.pts == none && reorders ? keyframes.count : nil
+            keyframes.append((p.pts != none ? p.pts : p.dts, p.dts != none ? p.dts : p.pts))
         }
-        return KeyframeIndex(times: times)
+        return KeyframeIndex(keyframes: keyframes)
     }
 
     /// For libavformat's QuickTime/MP4 demuxer, whose index lists every sample of the stream with
@@ -74,8 +97,10 @@ extension KeyframeIndex {
         guard listed.count * 4 <= count else { return nil }
         let packet = try Packet()
         let index = stream.pointee.index
-        var times: [Int64] = []
-        times.reserveCapacity(listed.count)
+        session.isWhereOpened = false
+        var keyframes: [(time: Int64, decodeTime: Int64)] = []
+        keyframes.reserveCapacity(listed.count)
+        let none = cav_nopts_value()
         for entry in listed {
             // Forward: the demuxer seeks by presentation time, so a keyframe's decode time sought
             // backward lands on the keyframe before; forward, on this one (or, were its offset
@@ -83,7 +108,7 @@ extension KeyframeIndex {
             let sought = av_seek_frame(input.context, index, entry.timestamp, 0)
             try timedOut(session, sought)
             guard sought >= 0 else { return nil }
-            var found: Int64?
+            var found: (time: Int64, decodeTime: Int64)?
             while found == nil {
                 let read = av_read_frame(input.context, packet.pointer)
                 try timedOut(session, read)
@@ -94,13 +119,13 @@ extension KeyframeIndex {
                 guard p.stream_index == index, p.pos < entry.position else {
                     guard p.stream_index == index else { continue }
                     guard p.pos == entry.position, p.flags & AV_PKT_FLAG_KEY != 0 else { return nil }
-                    found = p.pts != cav_nopts_value() ? p.pts : p.dts
+                    found = (p.pts != none ? p.pts : p.dts, p.dts != none ? p.dts : p.pts)
                     continue
                 }
             }
-            if let found { times.append(found) }
+            if let found { keyframes.append(found) }
         }
-        return KeyframeIndex(times: times)
+        return KeyframeIndex(keyframes: keyframes)
     }
 
     /// Throws `MediaError.timedOut` when `code` says the interrupt callback stopped the call, or

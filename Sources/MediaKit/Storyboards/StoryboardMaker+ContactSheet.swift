@@ -10,10 +10,14 @@ extension StoryboardMaker {
     /// The contact sheet `request` describes, in `format`, exactly
     /// `ContactSheetLayout.encodedSize(format:)` bytes.
     ///
-    /// Tile `k` shows the keyframe nearest `ContactSheetLayout.time(ofTile:)` (as storyboard
-    /// tiles), unless that picture is blank (`blankDeviation`): then the first of the next
-    /// `replacementsTried` keyframes that is not, or the first picture if all are. Its caption
-    /// is the time of the frame shown, `HH:MM:SS` (whole seconds from the first frame).
+    /// Tile `k` shows the frame `ContactSheetPlan` gives for `ContactSheetLayout.time(ofTile:)`:
+    /// the keyframe nearest it (as storyboard tiles), or, where another tile is nearer that
+    /// keyframe, the exact frame at its time. A keyframe whose picture is blank
+    /// (`blankDeviation`) gives way to the first of the next `replacementsTried` keyframes that
+    /// is not and that no tile shows, or stays if there is none. No frame is shown twice: an
+    /// exact frame that is one already shown (tiles closer than a frame, in a film of a few
+    /// frames) leaves its tile black. Each caption is the time of the frame shown, `HH:MM:SS`
+    /// (whole seconds from the first frame).
     /// - Throws: `MediaError` (see `MediaService.contactSheet(of:request:format:)`).
     func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
         guard let layout = ContactSheetLayout(request) else {
@@ -27,35 +31,23 @@ extension StoryboardMaker {
         }
         let (width, height) = (request.tileWidth, request.tileHeight)
         try withSession(file, streamIndex: request.streamIndex, frames: layout.tileCount * (1 + Self.replacementsTried)) { session, index in
-            let nearest = (0..<layout.tileCount).map { index.nearest(to: session.pts(forSeconds: layout.time(ofTile: $0))) }
-            var decoded = try pictures(of: Array(Set(nearest.compactMap { $0 })).sorted(), session: session, index: index,
-                                       width: width, height: height)
-            func picture(_ time: Int64) throws -> Picture? {
-                if let kept = decoded[time] { return kept }
-                let made = try Self.decode([time], in: session, index: index, width: width, height: height).pictures[time]
-                decoded[time] = made
-                return made
+            let plan = ContactSheetPlan(times: (0..<layout.tileCount).map { session.pts(forSeconds: layout.time(ofTile: $0)) },
+                                        index: index)
+            var chosen = try keyframePictures(plan, session: session, index: index, width: width, height: height)
+            var shown = Set(chosen.values.map(\.shown))
+            // After keyframes decoded alone: every frame decoded from here, from a seek.
+            Self.release(session)
+            for (k, source) in plan.sources.enumerated() {
+                guard case .exact(let time) = source else { continue }
+                // A frame that cannot be decoded leaves its tile black, as a keyframe's does.
+                guard let picture = try Self.exactPicture(at: time, in: session, width: width, height: height),
+                      shown.insert(picture.shown).inserted else { continue }
+                chosen[k] = picture
             }
-            for k in 0..<layout.tileCount {
-                // A keyframe that could not be decoded counts as blank; a tile none of whose
-                // keyframes could be decoded stays black.
-                guard let first = nearest[k] else { continue }
-                var chosen = try picture(first)
-                var candidate = first
-                if (chosen?.image.lumaDeviation ?? 0) < Self.blankDeviation {
-                    for _ in 0..<Self.replacementsTried {
-                        guard let later = index.next(after: candidate) else { break }
-                        candidate = later
-                        if let replacement = try picture(later), replacement.image.lumaDeviation >= Self.blankDeviation {
-                            chosen = replacement
-                            break
-                        }
-                    }
-                }
-                guard let chosen else { continue }
+            for (k, picture) in chosen {
                 let origin = layout.tileOrigin(k)
-                canvas.draw(chosen.image, x: origin.x, y: origin.y)
-                let label = TimeText.clock(seconds: session.seconds(forPts: chosen.shown))
+                canvas.draw(picture.image, x: origin.x, y: origin.y)
+                let label = TimeText.clock(seconds: session.seconds(forPts: picture.shown))
                 let labelWidth = BitmapFont.width(of: label, scale: scale)
                 BitmapFont.draw(label, into: &canvas, x: origin.x + (width - labelWidth) / 2,
                                 y: origin.y + height + (ContactSheetLayout.captionHeight - BitmapFont.glyphHeight * scale) / 2,
@@ -63,5 +55,56 @@ extension StoryboardMaker {
             }
         }
         return try ImageEncoder.encode(canvas, format: format, budget: layout.jpegBudget)
+    }
+
+    /// The pictures of the tiles `plan` shows keyframes in, by tile: the keyframe, or in place of
+    /// a blank one the first of the next `replacementsTried` keyframes that is not blank and that
+    /// no tile shows. A keyframe that could not be decoded counts as blank; a tile none of whose
+    /// keyframes could be decoded is left out.
+    private func keyframePictures(_ plan: ContactSheetPlan, session: DecodeSession, index: KeyframeIndex,
+                                  width: Int, height: Int) throws -> [Int: Picture] {
+        var decoded = try pictures(of: plan.keyframes, session: session, index: index, width: width, height: height)
+        func decodedPicture(_ time: Int64) throws -> Picture? {
+            if let kept = decoded[time] { return kept }
+            let made = try Self.decode([time], in: session, index: index, width: width, height: height).pictures[time]
+            decoded[time] = made
+            return made
+        }
+        var used = Set(plan.keyframes)
+        var chosen: [Int: Picture] = [:]
+        for (k, source) in plan.sources.enumerated() {
+            guard case .keyframe(let first) = source else { continue }
+            var picture = try decodedPicture(first)
+            var candidate = first
+            if (picture?.image.lumaDeviation ?? 0) < Self.blankDeviation {
+                for _ in 0..<Self.replacementsTried {
+                    guard let later = index.next(after: candidate) else { break }
+                    candidate = later
+                    guard !used.contains(later) else { continue }
+                    if let replacement = try decodedPicture(later), replacement.image.lumaDeviation >= Self.blankDeviation {
+                        used.insert(later)
+                        picture = replacement
+                        break
+                    }
+                }
+            }
+            chosen[k] = picture
+        }
+        return chosen
+    }
+
+    /// The frame a player shows at `time`, as a tile (`DecodeSession.exactFrame(at:)`: every
+    /// frame decoded, with its loop filter, in a session `release(_:)` left so); nil when it
+    /// cannot be decoded.
+    /// - Throws: `MediaError.timedOut`.
+    static func exactPicture(at time: Int64, in session: DecodeSession, width: Int, height: Int) throws -> Picture? {
+        do {
+            let frame = try session.exactFrame(at: session.seconds(forPts: time))
+            let image = try session.uprightTile(of: frame, width: width, height: height, scaler: TileScaler())
+            return Picture(image: image, shown: frame.pts)
+        } catch let failure as MediaError {
+            if case .timedOut = failure { throw failure }
+            return nil
+        }
     }
 }

@@ -61,6 +61,12 @@ final class DecodeSession: @unchecked Sendable {
     var next: Frame?
     /// The decoder must be flushed and the file sought before the position means anything.
     var needsSeek = true
+    /// Nothing was read or sought since the file was opened: the next packet read is the first
+    /// (`KeyframeIndex.byDemuxing` reads from here rather than seek).
+    var isWhereOpened = true
+    /// A keyframe seek forward to a keyframe's decode time landed past it: the storyboard's
+    /// keyframe seeks go backward (`DecodeSession.keyframeSeeks(to:in:)`).
+    var keyframeSeeksBackward = false
     /// Just after a seek: frames before the first keyframe are dropped (they may lack references).
     var awaitingKeyframe = false
     /// While set, packets presented before this time are decoded only if other frames refer to
@@ -190,14 +196,15 @@ final class DecodeSession: @unchecked Sendable {
     // MARK: Seeking and decoding
 
     /// Seeks to the keyframe at or before `target` (or, when there is none, the first one after
-    /// it) and empties the decoder. The corresponding C functions are `av_seek_frame` (with
-    /// `AVSEEK_FLAG_BACKWARD`) and `avcodec_flush_buffers`.
-    func seek(to target: Int64) throws {
+    /// it; with `forward`, the other way round) and empties the decoder. The corresponding C
+    /// functions are `av_seek_frame` (with `AVSEEK_FLAG_BACKWARD`, or without) and
+    /// `avcodec_flush_buffers`.
+    func seek(to target: Int64, forward: Bool = false) throws {
         try input.deadline.check()
         let index = stream.pointee.index
-        var result = av_seek_frame(input.context, index, target, AVSEEK_FLAG_BACKWARD)
+        var result = av_seek_frame(input.context, index, target, forward ? 0 : AVSEEK_FLAG_BACKWARD)
         if result < 0 && result != cav_error_exit() {
-            result = av_seek_frame(input.context, index, target, 0)
+            result = av_seek_frame(input.context, index, target, forward ? AVSEEK_FLAG_BACKWARD : 0)
         }
         if result < 0 {
             if result == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
@@ -212,6 +219,7 @@ final class DecodeSession: @unchecked Sendable {
         lastPts = nil
         reachedEnd = .min
         needsSeek = false
+        isWhereOpened = false
         awaitingKeyframe = true
         seeks += 1
     }
@@ -267,6 +275,7 @@ final class DecodeSession: @unchecked Sendable {
     /// Reads one packet of the stream into the decoder; at the end of the input (or an error
     /// reading it), sends the empty packet that makes the decoder give out what it holds.
     private func feedOnePacket() throws {
+        isWhereOpened = false
         let read = av_read_frame(input.context, packet.pointer)
         if read < 0 {
             if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
