@@ -43,4 +43,12 @@ extension ForwardingMediaService {
     public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
         try base.contactSheet(of: file, request: request, format: format)
     }
+
+    public func trickplaySheet(of file: MediaFile, layout: TrickplayLayout, sheet: Int) throws -> [UInt8] {
+        try base.trickplaySheet(of: file, layout: layout, sheet: sheet)
+    }
+
+    public func storyboardFrames(of file: MediaFile, storyboard: StoryboardLayout, frames: Range<Int>) throws -> [[UInt8]] {
+        try base.storyboardFrames(of: file, storyboard: storyboard, frames: frames)
+    }
 }

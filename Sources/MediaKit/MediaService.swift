@@ -80,6 +80,18 @@ public protocol MediaService: Sendable {
     /// each labelled with its time. Safe to call from many threads.
     /// - Throws: `MediaError`, as `storyboardSheet(of:request:sheet:)`.
     func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8]
+
+    /// Sheet `sheet` (0-based, below `layout.sheetCount`) of Jellyfin's trickplay `layout`
+    /// (`TrickplayLayout(info:…)`): the storyboard's tiles on the full grid, black after the last,
+    /// a JPEG of exactly `layout.sheetByteCount(sheet:)` bytes. Safe to call from many threads.
+    /// - Throws: `MediaError`, as `storyboardSheet(of:request:sheet:)`.
+    func trickplaySheet(of file: MediaFile, layout: TrickplayLayout, sheet: Int) throws -> [UInt8]
+
+    /// Tiles `frames` (within `0..<storyboard.tileCount`) of `storyboard`, each alone as a JPEG of
+    /// the tile's size, exactly `storyboard.frameBudget.bytes` bytes: a BIF's images
+    /// (`BIFLayout(frames:)`, `BIFLayout.file(images:)`). Safe to call from many threads.
+    /// - Throws: `MediaError`, as `storyboardSheet(of:request:sheet:)`.
+    func storyboardFrames(of file: MediaFile, storyboard: StoryboardLayout, frames: Range<Int>) throws -> [[UInt8]]
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the

@@ -16,7 +16,8 @@ enum TestJobs {
         switch output {
         case .audioMatroska: return "audible"
         case .videoMatroska: return "visual"
-        case .subtitleSRT, .subtitleWebVTT, .subtitleASS, .bitmapSUP, .bitmapMatroska: return "legible"
+        case .subtitleSRT, .subtitleWebVTT, .subtitleASS, .bitmapSUP, .bitmapMatroska, .vobSubPictures, .vobSubIndex:
+            return "legible"
         }
     }
 
@@ -30,6 +31,8 @@ enum TestJobs {
         case .subtitleASS: return ".ass"
         case .bitmapSUP: return ".sup"
         case .bitmapMatroska: return ".mks"
+        case .vobSubPictures: return ".sub"
+        case .vobSubIndex: return ".idx"
         }
     }
 

@@ -77,6 +77,15 @@ extension LanguageCode {
     /// the table of common ones.
     public var englishName: String? { LanguageTable.byCode[language]?.name }
 
+    /// The language whose English name is `name`, case aside (`French`, `english`), from the
+    /// table of common languages; nil for a name not in it. For telling, in free text such as a
+    /// track's title, a word that names a language.
+    public static func named(_ name: String) -> LanguageCode? {
+        let folded = name.lowercased()
+        guard let entry = LanguageTable.entries.first(where: { $0.name.lowercased() == folded }) else { return nil }
+        return LanguageCode(entry.canonical)
+    }
+
     /// The ISO 639-2/T code (`fra` for `fr`, `fre`, `fr-FR`); the three-letter code where the table
     /// does not know the language and the code is one.
     public var iso639_2T: String? {

@@ -86,6 +86,11 @@ public struct StoryboardLayout: Sendable, Hashable {
                           tileWidth: request.tileWidth, tileHeight: request.tileHeight, source: request.source)
     }
 
+    /// The JPEG budget of one tile alone (a BIF's frame): a picture of the request's source.
+    public var frameBudget: JPEGBudget {
+        JPEGBudget(width: request.tileWidth, height: request.tileHeight, source: request.source)
+    }
+
     /// Tile `index` (0 ..< `tileCount`).
     public func tile(_ index: Int) -> StoryboardTile {
         precondition((0..<tileCount).contains(index), "no tile \(index) of \(tileCount)")

@@ -51,7 +51,8 @@ final class TrackExtractor {
     // MARK: - Setting up
 
     /// Makes the sinks for the jobs of one stream: one decoding sink for its SubRip and WebVTT
-    /// jobs, one remuxing sink for each other job. A job whose sink cannot be made fails.
+    /// jobs, one sink for its VobSub pair, one remuxing sink for each other job. A job whose sink
+    /// cannot be made fails.
     private func makeSinks(for jobs: [TrackJob], streamIndex: Int) {
         guard let source = SourceStream(input: input, index: streamIndex) else {
             return fail(jobs, .trackUnavailable(stream: streamIndex, reason: "the file has \(input.streams.count) streams"))
@@ -70,7 +71,11 @@ final class TrackExtractor {
                 try TextSubtitleSink(jobs: text, source: source, deadline: self.input.deadline)
             }
         }
-        for job in usable where !text.contains(job) {
+        let vobSub = usable.filter { $0.output == .vobSubPictures || $0.output == .vobSubIndex }
+        if !vobSub.isEmpty {
+            attempt(vobSub) { try VobSubSink(jobs: vobSub, source: source) }
+        }
+        for job in usable where !text.contains(job) && !vobSub.contains(job) {
             attempt([job]) {
                 try RemuxSink(job: job, source: source, deadline: self.input.deadline)
             }
@@ -102,6 +107,8 @@ final class TrackExtractor {
             return parameters.codec_id == AV_CODEC_ID_ASS || parameters.codec_id == AV_CODEC_ID_SSA ? nil : "not ASS/SSA subtitles (\(codec))"
         case .bitmapSUP:
             return parameters.codec_id == AV_CODEC_ID_HDMV_PGS_SUBTITLE ? nil : "not PGS subtitles (\(codec))"
+        case .vobSubPictures, .vobSubIndex:
+            return parameters.codec_id == AV_CODEC_ID_DVD_SUBTITLE ? nil : "not DVD subtitles (\(codec))"
         }
     }
 

@@ -14,14 +14,21 @@ public enum TrackOutput: String, Codable, Sendable, CaseIterable {
     case bitmapSUP
     /// Other picture subtitles (VobSub, DVB) remuxed into Matroska.
     case bitmapMatroska
+    /// DVD subtitles (VobSub) as the `.sub` of a VobSub pair: the packets in MPEG-2 program
+    /// stream packs, as mkvextract writes them (`VobSubSink`).
+    case vobSubPictures
+    /// DVD subtitles (VobSub) as the `.idx` of a VobSub pair: the header (size, palette) and
+    /// each packet's time and place in the `.sub`.
+    case vobSubIndex
 
-    /// The libavformat muxer of the outputs that are remuxed; nil for the converted subtitles.
+    /// The libavformat muxer of the outputs that are remuxed; nil for the converted subtitles and
+    /// the VobSub pair, which MediaKit writes itself.
     var muxerName: String? {
         switch self {
         case .audioMatroska, .videoMatroska, .bitmapMatroska: return "matroska"
         case .subtitleASS: return "ass"
         case .bitmapSUP: return "sup"
-        case .subtitleSRT, .subtitleWebVTT: return nil
+        case .subtitleSRT, .subtitleWebVTT, .vobSubPictures, .vobSubIndex: return nil
         }
     }
 }

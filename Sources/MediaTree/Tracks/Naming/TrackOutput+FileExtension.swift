@@ -12,6 +12,8 @@ extension TrackOutput {
         case .subtitleASS: return ".ass"
         case .bitmapSUP: return ".sup"
         case .bitmapMatroska: return ".mks"
+        case .vobSubPictures: return ".sub"
+        case .vobSubIndex: return ".idx"
         }
     }
 }

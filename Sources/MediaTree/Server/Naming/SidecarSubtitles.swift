@@ -1,0 +1,110 @@
+import MediaKit
+
+/// The sidecar subtitle files of a film in the server layout: each subtitle track as one file
+/// beside the film, named so that Jellyfin, Plex, Kodi, Emby and mpv each read its language and
+/// flags (Docs/LAYOUT.md, "Which reads which"):
+///
+/// ```
+/// <film>[.<title>][.<lang>][.forced][.sdh][.default].<ext>
+/// ```
+///
+/// - `<film>`: the film's file name without its extension (`ServerNames.baseName`).
+/// - `<lang>`: `SidecarLanguage` (`ger`, `eng`); left out for an undetermined language.
+/// - One track per language, the first with neither forced nor SDH, is **plain**: no title, no
+///   flag (`Film.ger.srt`, `Film.srt` for an undetermined one): mpv's default `--sub-auto=exact`
+///   loads only `Film.srt` and `Film.LANG.srt`, and takes the language only from the last part.
+/// - The other tracks of a language that has more than one get their **title before the
+///   language** (`SidecarTitle`), where they have one: after the language, Plex reads the
+///   title as the language.
+/// - **Flags after the language**, as Plex documents them (`Film.eng.forced.srt`), which
+///   Jellyfin and Kodi read too: `forced` (disposition forced), `sdh` (hearing impaired; `.hi`
+///   reads as Hindi where no other language is found), `default` on the first default track
+///   when some but not all of the film's sidecar tracks are default (Matroska marks every track
+///   default unless told otherwise), and not on a plain track (it would cost mpv the language;
+///   servers read that track's default from the film itself).
+/// - `<ext>`: text subtitles as SubRip `.srt`; ASS as `.ass` and SSA as `.ssa`, as they are;
+///   PGS as `.sup`; DVD subtitles as the VobSub pair `.idx` + `.sub`; DVB and XSUB remuxed into
+///   Matroska `.mks` (Jellyfin and mpv read it; Plex and Kodi do not). Other codecs have none.
+/// - Names are unique (compared case aside, for Samba and Windows clients): a name that would
+///   repeat another gets `Track N` as its title, after its own (N: the track's place among the
+///   film's subtitle tracks, from 1). The whole name is at most 255 bytes: the title is cut to
+///   fit, and a track that does not fit without one has no sidecar.
+///
+/// Made from the probe alone: the same probe and film name always give the same sidecars.
+public struct SidecarSubtitles: Sendable, Equatable {
+    /// One file: which stream, how it is made, and its name after the film's base name.
+    public struct File: Sendable, Equatable, Hashable {
+        public var streamIndex: Int
+        /// What to add to the film's base name: `.Kino.ger.srt`. Valid UTF-8.
+        public var suffix: String
+        public var output: TrackOutput
+        /// The stream's language as stored, `und` when absent: `TrackJob.language`.
+        public var storedLanguage: String
+    }
+
+    /// A subtitle track that has no sidecar, and why.
+    public struct Skipped: Sendable, Equatable {
+        public var streamIndex: Int
+        public var reason: String
+    }
+
+    /// Every file, by stream, the VobSub pair as `.idx` then `.sub`.
+    public var files: [File]
+    public var skipped: [Skipped]
+
+    /// The longest name a file may have, in bytes (Linux's `NAME_MAX`).
+    public static let maxNameBytes = 255
+
+    /// The sidecars of the film `info` describes, whose base name is `baseNameBytes` long.
+    public init(info: MediaInfo, baseNameBytes: Int) {
+        let tracks = SidecarTrack.tracks(of: info)
+        skipped = tracks.skipped
+        files = []
+        var used: Set<String> = []
+        for track in Self.named(tracks.usable) {
+            let room = Self.maxNameBytes - baseNameBytes - track.longestSuffixBytes(title: nil)
+            guard room >= 0 else {
+                skipped.append(Skipped(streamIndex: track.stream.index, reason: "the name would be longer than 255 bytes"))
+                continue
+            }
+            var title = track.needsTitle ? SidecarTitle.make(track.stream.title, language: track.languageCode, maxBytes: room - 1) : nil
+            var names = track.suffixes(title: title)
+            if names.contains(where: { used.contains($0.lowercased()) }) {
+                let number = "Track \(track.number)"
+                let cut = title.map { FileNameText.truncated($0, toBytes: room - 2 - number.utf8.count, ellipsis: "…") }
+                title = [cut, number].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
+                names = track.suffixes(title: title)
+            }
+            guard names.allSatisfy({ baseNameBytes + $0.utf8.count <= Self.maxNameBytes }),
+                  !names.contains(where: { used.contains($0.lowercased()) }) else {
+                skipped.append(Skipped(streamIndex: track.stream.index, reason: "no unique name within 255 bytes"))
+                continue
+            }
+            for (name, output) in zip(names, track.outputs) {
+                used.insert(name.lowercased())
+                files.append(File(streamIndex: track.stream.index, suffix: name, output: output,
+                                  storedLanguage: track.storedLanguage))
+            }
+        }
+    }
+
+    /// `tracks` with their roles decided: per language, the first without forced or SDH is
+    /// plain; the others of a language with several take their title.
+    static func named(_ tracks: [SidecarTrack]) -> [SidecarTrack] {
+        var tracks = tracks
+        var plainTaken: Set<String> = []
+        var counts: [String: Int] = [:]
+        for track in tracks { counts[track.language ?? "", default: 0] += 1 }
+        for index in tracks.indices {
+            let key = tracks[index].language ?? ""
+            if !tracks[index].forced && !tracks[index].hearingImpaired && !plainTaken.contains(key) {
+                plainTaken.insert(key)
+                tracks[index].isPlain = true
+                tracks[index].isDefault = false
+            } else {
+                tracks[index].needsTitle = counts[key, default: 0] > 1
+            }
+        }
+        return tracks
+    }
+}
