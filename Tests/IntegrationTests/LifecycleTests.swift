@@ -1,6 +1,7 @@
 import Foundation
 import FuseBridge
 import Glibc
+import MountLifecycle
 import Testing
 import TestSupport
 

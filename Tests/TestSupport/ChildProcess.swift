@@ -1,8 +1,8 @@
 import Foundation
-import FuseBridge
 import Glibc
+import MountLifecycle
 
-/// How a child process ended: `.exited(code)` or `.signalled(number)` (FuseBridge's `ProcessExit`).
+/// How a child process ended: `.exited(code)` or `.signalled(number)` (MountLifecycle's `ProcessExit`).
 public typealias ExitStatus = ProcessExit
 
 /// Where a child's standard stream goes. Never a pipe: a child that outlives the test (a daemon)
@@ -23,7 +23,7 @@ public enum ChildStream: Sendable {
     }
 }
 
-/// A process started with FuseBridge's `Spawn`, in its own process group, with the termination
+/// A process started with MountLifecycle's `Spawn`, in its own process group, with the termination
 /// signals set back to their defaults and none blocked (as a shell would start it), every file
 /// descriptor above 2 closed, and standard streams that are never pipes. This type adds what a
 /// test needs: waiting with a bound, signals, and reaping in `deinit`.

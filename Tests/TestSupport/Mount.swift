@@ -1,6 +1,7 @@
 import Foundation
 import FuseBridge
 import Glibc
+import MountLifecycle
 
 /// A real mediafs mount: `mediafs mount --foreground SOURCE POINT` as a child process, its output
 /// in a log file (never a pipe), ready once the mount point is in /proc/self/mountinfo as

@@ -1,6 +1,6 @@
 import Foundation
-import FuseBridge
 import Glibc
+import MountLifecycle
 
 /// A folder of one test's own under `/tmp/mediafs-it/<pid>/`, removed by `remove()` (never while
 /// anything is mounted below it).
