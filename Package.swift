@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, one direction: C modules → MediaKit → MediaTree → FuseBridge → mediafs (CLI).
+// Layers, one direction: C modules → MediaKit → MediaTree → FuseBridge → mediafs (CLI), and
+// beside them CSpawn → MountLifecycle → FuseBridge (processes and mounts; no media, no tree).
 let package = Package(
     name: "mediafs",
     platforms: [.macOS(.v15)],
@@ -30,6 +31,8 @@ let package = Package(
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // glibc's GNU extensions to posix_spawn, and pipe2: what MountLifecycle's spawner needs.
+        .systemLibrary(name: "CSpawn"),
         // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // libjpeg-turbo behind one C function that owns the setjmp its error_exit needs.
@@ -48,13 +51,19 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
-        // The libfuse low-level adapter: ops table, replies, inode lookup counts, errno mapping.
+        // A mount's life as a process: the one spawner, the mount table, signals, the watchdog, the
+        // lazy unmount, and `ServedMount`, which runs a `MountServer`; knows no media, tree or libfuse.
+        .target(name: "MountLifecycle", dependencies: [
+            "CSpawn", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The libfuse low-level adapter: ops table, requests, replies, errno mapping, passthrough,
+        // the session loop (a `MountServer`).
         .target(name: "FuseBridge", dependencies: [
-            "MediaTree", "CFuse",
+            "MediaTree", "CFuse", "MountLifecycle",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mediafs", dependencies: [
-            "FuseBridge", "MediaTree", "MediaKit", "CJemalloc",
+            "FuseBridge", "MountLifecycle", "MediaTree", "MediaKit", "CJemalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -67,11 +76,13 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "FuseBridgeTests", dependencies: ["FuseBridge", "MediaTree", "MediaKit", "CFuse"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge"]),
+        .testTarget(name: "MountLifecycleTests", dependencies: ["MountLifecycle", "CSpawn"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "FuseBridge", "MountLifecycle"]),
         // Shared by the tests: the fixture library made with the ffmpeg command, process helpers
-        // over FuseBridge's spawner and mount-table reader (`Spawn`, `KernelMounts`), and the
+        // over MountLifecycle's spawner and mount-table reader (`Spawn`, `KernelMounts`), and the
         // scenario suites run both against MediaTree and through a mount (`Scenarios/`).
-        .target(name: "TestSupport", dependencies: ["FuseBridge", "MediaTree", "MediaKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MountLifecycle", "FuseBridge", "MediaTree", "MediaKit"],
+                path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,30 +1,9 @@
 #!/usr/bin/env python3
-"""mounts.py: mediafs mounts for the bench and for mount-scripts/test.sh (standard library only).
+"""mounts.py: mediafs mounts for the bench (standard library only).
 
-As a module: the mount table (/proc/self/mountinfo), processes (alive, ended, mediafs daemons),
-the FUSE connection abort, `unmount()` (gentle to forceful) and `MediafsMount`, a context
-manager that mounts with a bound, waits until the mount is ready and always unmounts.
-
-As a command, the same helpers for shell scripts (mount-scripts/test.sh); each prints what it
-found and exits 0 when the answer is yes, 1 when it is no, 2 on a usage error:
-
-  mounts.py entry MOUNTPOINT          the mount-table line (the top one if stacked):
-                                      MOUNTPOINT<TAB>FSTYPE<TAB>SOURCE<TAB>MOUNT-OPTIONS<TAB>SUPER-OPTIONS
-  mounts.py count MOUNTPOINT          how many mounts are stacked there (always exits 0)
-  mounts.py under FOLDER              the mount points under FOLDER, one a line (the last mounted first)
-  mounts.py wait-mounted MOUNTPOINT SECONDS [PID]
-                                      until MOUNTPOINT is mounted; no (at once) if process PID ends first
-  mounts.py wait-unmounted MOUNTPOINT SECONDS
-  mounts.py wait-exit PID SECONDS     until the process has ended (a zombie counts as ended)
-  mounts.py daemons FOLDER            pids of `mediafs mount --foreground … MOUNTPOINT` daemons
-                                      serving a mount point under FOLDER, one a line
-  mounts.py daemon-of MOUNTPOINT FOLDER BINARY
-                                      the one daemon serving MOUNTPOINT, which must run BINARY
-  mounts.py check-mount MOUNTPOINT SOURCE
-                                      MOUNTPOINT is a fuse.mediafs mount of SOURCE that reads like
-                                      it (ls, cmp of clip.mp4, notes.txt and tone clip.mkv, info.json)
-  mounts.py teardown FOLDER           unmounts everything under FOLDER and ends the daemons serving
-                                      there; exits 0 when it found something (a test left it behind)
+The mount table (/proc/self/mountinfo), processes (alive, ended, mediafs daemons), the FUSE
+connection abort, `unmount()` (gentle to forceful) and `MediafsMount`, a context manager that
+mounts with a bound, waits until the mount is ready and always unmounts.
 """
 
 import contextlib
@@ -78,9 +57,6 @@ class MountEntry:
             return int(self.device.split(":")[1])
         except (IndexError, ValueError):
             return None
-
-    def line(self):
-        return "\t".join((self.mount_point, self.fstype, self.source, self.mount_options, self.super_options))
 
 
 def mount_table():
@@ -163,21 +139,6 @@ def is_mediafs(pid):
     return running(pid) and bool(args) and os.path.basename(args[0]) == "mediafs"
 
 
-def daemons_under(folder):
-    """Pids of `mediafs mount --foreground … MOUNTPOINT` daemons serving under `folder` (the
-    form mount.mediafs and the systemd units start)."""
-    prefix = folder.rstrip("/") + "/"
-    pids = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        args = cmdline(int(name))
-        if (len(args) > 3 and os.path.basename(args[0]) == "mediafs" and args[1:3] == ["mount", "--foreground"]
-                and args[-1].startswith(prefix) and running(int(name))):
-            pids.append(int(name))
-    return sorted(pids)
-
-
 def end_process(pid, grace=3.0):
     """SIGTERM (and SIGCONT, for a stopped one), then SIGKILL after `grace` seconds; whether it ended."""
     with contextlib.suppress(ProcessLookupError):
@@ -219,7 +180,7 @@ def quiet(argv, seconds=20):
         return False
 
 
-def detach(mount_point, connection=None, retry=True):
+def detach(mount_point, connection=None):
     """`fusermount3 -u` (once more after a second if busy), then, if the mount still answers
     nothing, abort its connection and unmount lazily. Whether the mount point is free."""
     entry = mount_entry(mount_point)
@@ -229,10 +190,9 @@ def detach(mount_point, connection=None, retry=True):
         connection = entry.connection
     if quiet(["fusermount3", "-u", mount_point]):
         return True
-    if retry:
-        time.sleep(1)
-        if not is_mounted(mount_point) or quiet(["fusermount3", "-u", mount_point]):
-            return True
+    time.sleep(1)
+    if not is_mounted(mount_point) or quiet(["fusermount3", "-u", mount_point]):
+        return True
     abort_connection(connection)
     if quiet(["fusermount3", "-u", "-z", mount_point]) or quiet(["umount", "-l", mount_point]):
         return True
@@ -253,21 +213,6 @@ def unmount(mount_point, pid=None, connection=None):
     freed = detach(mount_point, connection)
     ended = reap(pid)
     return freed and ended
-
-
-def teardown(folder):
-    """Unmounts everything under `folder` and ends the foreground daemons serving there. Whether
-    it found anything to remove."""
-    found = False
-    for entry in mounts_under(folder):
-        found = True
-        log(f"teardown: unmounting {entry.mount_point}")
-        detach(entry.mount_point, entry.connection if entry.fstype.startswith("fuse") else None, retry=False)
-    for pid in daemons_under(folder):
-        found = True
-        log(f"teardown: ending daemon {pid}")
-        end_process(pid)
-    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,111 +369,3 @@ class MediafsMount:
     def __exit__(self, *exc):
         self.unmount()
         return False
-
-
-# ---------------------------------------------------------------------------------------------
-# Checks for mount-scripts/test.sh
-
-def check_mount(mount_point, source):
-    """Failures (as sentences) of: MOUNTPOINT is a fuse.mediafs mount of SOURCE that reads like it."""
-    entry = mount_entry(mount_point)
-    if entry is None:
-        return [f"{mount_point} is not mounted"]
-    if entry.fstype != "fuse.mediafs":
-        return [f"{mount_point} has type '{entry.fstype}', not fuse.mediafs"]
-    if entry.source != source:
-        return [f"{mount_point} shows source '{entry.source}', not '{source}'"]
-    # Reads through the mount in a child with a bound: a hung mount must not hang the harness.
-    probe = r"""
-import filecmp, json, os, sys
-mp, src = sys.argv[1], sys.argv[2]
-names = os.listdir(mp)
-for name in ("clip.mp4", "notes.txt", "Sub Folder"):
-    if name not in names:
-        sys.exit(f"ls {mp} does not list '{name}' (got: {', '.join(sorted(names))})")
-if not os.path.isdir(f"{mp}/clip.mp4"):
-    sys.exit(f"{mp}/clip.mp4 is not a folder")
-for inside, outside in (("notes.txt", "notes.txt"), ("clip.mp4/clip.mp4", "clip.mp4"),
-                        ("Sub Folder/tone clip.mkv/tone clip.mkv", "Sub Folder/tone clip.mkv")):
-    if not filecmp.cmp(f"{src}/{outside}", f"{mp}/{inside}", shallow=False):
-        sys.exit(f"{outside} differs through {mp}")
-with open(f"{mp}/clip.mp4/info.json", encoding="utf-8") as f:
-    info = json.load(f)
-if not isinstance(info, dict) or not info:
-    sys.exit(f"{mp}/clip.mp4/info.json is not a JSON object")
-"""
-    try:
-        run = subprocess.run([sys.executable, "-c", probe, mount_point, source], stdin=subprocess.DEVNULL,
-                             capture_output=True, text=True, timeout=30, check=False)
-    except subprocess.TimeoutExpired:
-        return [f"reading through {mount_point} took more than 30 s"]
-    if run.returncode != 0:
-        return [(run.stderr.strip().splitlines() or [f"reading through {mount_point} failed"])[-1]]
-    return []
-
-
-def daemon_of(mount_point, folder, binary):
-    """(pid, failures): the one foreground daemon serving `mount_point`, which must run `binary`."""
-    found = [pid for pid in daemons_under(folder) if cmdline(pid)[-1:] == [mount_point]]
-    if len(found) != 1:
-        return None, [f"expected one daemon for {mount_point}, found {len(found)}"]
-    try:
-        exe = os.readlink(f"/proc/{found[0]}/exe")
-    except OSError as e:
-        return None, [f"cannot read the executable of daemon {found[0]}: {e.strerror}"]
-    if exe != os.path.realpath(binary):
-        return None, [f"the daemon for {mount_point} runs {exe}, not {binary}"]
-    return found[0], []
-
-
-def main(argv):
-    commands = {"entry": 1, "count": 1, "under": 1, "wait-mounted": 2, "wait-unmounted": 2, "wait-exit": 2, "daemons": 1,
-                "daemon-of": 3, "check-mount": 2, "teardown": 1}
-    if argv[:1] == ["wait-mounted"] and len(argv) == 4:
-        mount_point, seconds, pid = argv[1], float(argv[2]), int(argv[3])
-        wait_until(lambda: is_mounted(mount_point) or not running(pid), seconds)
-        return 0 if is_mounted(mount_point) else 1
-    if not argv or argv[0] not in commands or len(argv) != commands[argv[0]] + 1:
-        print(__doc__.split("\n\n", 2)[2], file=sys.stderr)
-        return 2
-    cmd, args = argv[0], argv[1:]
-    if cmd == "entry":
-        entry = mount_entry(args[0])
-        if entry is None:
-            return 1
-        print(entry.line())
-    elif cmd == "count":
-        print(sum(1 for e in mount_table() if e.mount_point == args[0]))
-    elif cmd == "under":
-        found = mounts_under(args[0])
-        for entry in found:
-            print(entry.mount_point)
-        return 0 if found else 1
-    elif cmd == "wait-mounted":
-        return 0 if wait_until(lambda: is_mounted(args[0]), float(args[1])) else 1
-    elif cmd == "wait-unmounted":
-        return 0 if wait_unmounted(args[0], float(args[1])) else 1
-    elif cmd == "wait-exit":
-        return 0 if wait_exit(int(args[0]), float(args[1])) else 1
-    elif cmd == "daemons":
-        for pid in daemons_under(args[0]):
-            print(pid)
-    elif cmd == "daemon-of":
-        pid, failures = daemon_of(*args)
-        for failure in failures:
-            print(failure, file=sys.stderr)
-        if pid is None:
-            return 1
-        print(pid)
-    elif cmd == "check-mount":
-        failures = check_mount(*args)
-        for failure in failures:
-            print(failure, file=sys.stderr)
-        return 1 if failures else 0
-    elif cmd == "teardown":
-        return 0 if teardown(args[0]) else 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

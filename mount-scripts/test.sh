@@ -4,7 +4,7 @@
 # /dev/fuse it skips. It installs /sbin/mount.fuse.mediafs for its duration only, bounds every
 # mount and command with `timeout`, and leaves no mount, daemon or file behind, whatever fails.
 # Exit status 0 when every check passed; each failed check prints a FAIL line. Its harness (mount
-# table, waits, checks of a mount, teardown) is bench/mounts.py, the helpers the bench uses.
+# table, waits, checks of a mount, teardown) is mount-scripts/harness.sh.
 set -uo pipefail
 
 if [[ $# -ne 1 || ! -x $1 ]]; then
@@ -13,7 +13,6 @@ if [[ $# -ne 1 || ! -x $1 ]]; then
 fi
 bin=$(realpath "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-mounts=$(cd "$here/.." && pwd)/bench/mounts.py
 started=$SECONDS
 failures=0
 helper=/sbin/mount.fuse.mediafs
@@ -26,7 +25,7 @@ if [[ ! -c /dev/fuse ]]; then
   echo "mount-scripts/test.sh: skipped: no /dev/fuse"
   exit 0
 fi
-for tool in mount umount fusermount3 ffmpeg timeout flock setpriv python3; do
+for tool in mount umount fusermount3 ffmpeg timeout flock setpriv cmp python3; do
   command -v "$tool" >/dev/null || { echo "mount-scripts/test.sh: FAIL: '$tool' is not installed"; exit 1; }
 done
 
@@ -58,31 +57,20 @@ pass_since() {
 
 section() { echo "== [$((SECONDS - started)) s] $*"; }
 
-# The harness: the mount table, waiting for mounts and processes, the daemons serving under
-# $work, the checks of a mount and the teardown are bench/mounts.py's, the helpers the bench
-# mounts with (`python3 bench/mounts.py` lists them). What this script tests is shell and stays
-# shell: mount(8) with the helper, fstab lines, the systemd units' command lines, install.sh.
-
-# The mount-table line "MOUNTPOINT<TAB>FSTYPE<TAB>SOURCE<TAB>MOUNT-OPTIONS<TAB>SUPER-OPTIONS" of
-# MOUNTPOINT (the top one if it is stacked); status 1 when not mounted.
-mount_entry() { python3 "$mounts" entry "$1"; }
-
-mount_count() { python3 "$mounts" count "$1"; }
-
-# Waits up to $2 seconds for MOUNTPOINT $1 to be unmounted.
-wait_unmounted() { python3 "$mounts" wait-unmounted "$1" "$2"; }
+# The harness: the mount table (mount_entry, mount_count, mounts_under), waits (wait_mounted,
+# wait_unmounted, wait_exit), the daemons serving under a folder, the checks of a mount through it
+# and the teardown. What this script tests is shell and stays shell: mount(8) with the helper,
+# fstab lines, the systemd units' command lines, install.sh.
+# shellcheck source=mount-scripts/harness.sh
+source "$here/harness.sh"
 
 # Process ids of mediafs daemons (`mediafs mount --foreground … MOUNTPOINT`) serving under $work.
-daemon_pids() { python3 "$mounts" daemons "$work"; }
-
-# Waits up to $2 seconds for process $1 to end. A zombie has ended: the daemons of background
-# mounts are reparented to PID 1, which may take a while to reap them.
-wait_exit() { python3 "$mounts" wait-exit "$1" "${2:-10}"; }
+daemon_pids() { daemons_under "$work"; }
 
 # Unmounts whatever is mounted under $work and ends the daemons serving there (aborting a FUSE
 # connection that does not let go). Status 0 when it found something to remove (a test left it
 # behind), 1 when there was nothing.
-teardown() { python3 "$mounts" teardown "$work"; }
+teardown() { teardown_under "$work"; }
 
 # Runs one test function, then removes (and fails on) anything it left mounted or running.
 run_test() {
@@ -103,7 +91,7 @@ cleanup() {
   elif $helper_installed; then
     rm -f "$helper"
   fi
-  if python3 "$mounts" under "$work" >/dev/null; then
+  if mounts_under "$work" >/dev/null; then
     echo "cleanup: FAIL: a mount under $work is still there; $work kept"
     status=1
   else
@@ -139,7 +127,7 @@ export MEDIAFS_BIN=$bin
 # source in the mount table; ls, cmp of the files and info.json through it.
 check_mount() {
   local mp=$1 why
-  why=$(python3 "$mounts" check-mount "$mp" "$src" 2>&1) || { fail "${why:-check-mount $mp failed}"; return 1; }
+  why=$(mount_problem "$mp" "$src") || { fail "${why:-the checks of $mp failed}"; return 1; }
   pass "$mp: fuse.mediafs of $src; ls, cat and cmp through it"
 }
 
@@ -148,7 +136,7 @@ daemon_pid=
 daemon_of() {
   local out
   daemon_pid=
-  out=$(python3 "$mounts" daemon-of "$1" "$work" "$bin" 2>&1) || { fail "$out"; return 1; }
+  out=$(serving_daemon "$1" "$work" "$bin") || { fail "$out"; return 1; }
   daemon_pid=$out
 }
 
@@ -251,8 +239,9 @@ test_setuid() {
   else
     # /dev/fuse is closed to nobody (as in many containers): run the case in a private mount
     # namespace whose /dev/fuse is a node open to all; its mounts are seen only in there.
-    work=$work src=$src mounts=$mounts unshare --mount --propagation private -- bash -c "
-      $(declare -f mount_entry daemon_pids wait_exit setuid_nobody)
+    work=$work src=$src here=$here unshare --mount --propagation private -- bash -c "
+      source \"\$here/harness.sh\"
+      $(declare -f daemon_pids setuid_nobody)
       mknod -m 666 \"\$work/fuse\" c 10 229 && mount --bind \"\$work/fuse\" /dev/fuse || exit 3
       setuid_nobody"
     status=$?
@@ -428,7 +417,7 @@ test_unit_run() {
   echo "  ExecStart: ${command[*]}"
   timeout -k 2 25 "${command[@]}" < /dev/null > "$work/service.log" 2>&1 &
   service_pid=$!
-  if ! python3 "$mounts" wait-mounted "$instance_path" 15 "$service_pid"; then
+  if ! wait_mounted "$instance_path" 15 "$service_pid"; then
     fail "ExecStart= did not mount $instance_path: $(tail -3 "$work/service.log")"; return 1
   fi
   check_mount "$instance_path" || return 1

@@ -149,27 +149,4 @@ static inline int cfuse_backing_close(int dev_fd, int32_t backing_id) {
     return ioctl(dev_fd, _IOW(229, 2, uint32_t), &id);
 }
 
-/* pipe2(2), which glibc declares only with _GNU_SOURCE: through syscall(2). */
-static inline int cfuse_pipe2(int fds[2], int flags) {
-    return (int)syscall(SYS_pipe2, fds, flags);
-}
-
-/* glibc's GNU extensions to posix_spawn (2.34 and later), which <spawn.h> declares only with
-   _GNU_SOURCE: declared here as glibc does. POSIX_SPAWN_SETSID is glibc's value (<spawn.h>). */
-#include <spawn.h>
-
-extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
-extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions,
-                                                const char *__restrict path);
-
-enum { CFUSE_POSIX_SPAWN_SETSID = 0x80 };
-
-static inline int cfuse_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, from);
-}
-
-static inline int cfuse_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
-    return posix_spawn_file_actions_addchdir_np(actions, path);
-}
-
 #endif

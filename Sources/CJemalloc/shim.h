@@ -3,8 +3,10 @@
 
 /* jemalloc, linked into the mediafs program, replaces malloc for the whole process: libav*
  * included. Only its control interface is used by name; the rest works by linking. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -23,14 +25,65 @@ static inline int cjemalloc_start_background_thread(void) {
 
 /* Sets the time freed pages stay "dirty" (kept for reuse) and "muzzy" (lazily freed) before they are
  * returned to the system, in milliseconds, for every arena there is and every arena made later.
- * 0 on success, an errno value otherwise. */
+ * `arena.<i>.*_decay_ms` takes one arena at a time: MALLCTL_ARENAS_ALL (4096) is no arena for these
+ * controls, nor is an index whose arena is not made yet (jemalloc makes them as threads first
+ * allocate); both answer EFAULT. So the defaults for arenas made later are set first, then each
+ * arena below `arenas.narenas` that exists. 0 on success, an errno value otherwise. */
 static inline int cjemalloc_set_decay(long milliseconds) {
+    static const char *const kinds[] = {"dirty", "muzzy"};
     ssize_t ms = milliseconds;
-    const char *names[] = {"arenas.dirty_decay_ms", "arenas.muzzy_decay_ms",
-                           "arena.4096.dirty_decay_ms", "arena.4096.muzzy_decay_ms"}; /* 4096: MALLCTL_ARENAS_ALL */
-    for (int i = 0; i < 4; i++) {
-        int status = mallctl(names[i], NULL, NULL, &ms, sizeof ms);
+    char name[64];
+    for (int k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "arenas.%s_decay_ms", kinds[k]);
+        int status = mallctl(name, NULL, NULL, &ms, sizeof ms);
         if (status != 0) return status;
+    }
+    unsigned count = 0;
+    size_t size = sizeof count;
+    int status = mallctl("arenas.narenas", &count, &size, NULL, 0);
+    if (status != 0) return status;
+    for (unsigned i = 0; i < count; i++) {
+        for (int k = 0; k < 2; k++) {
+            snprintf(name, sizeof name, "arena.%u.%s_decay_ms", i, kinds[k]);
+            status = mallctl(name, NULL, NULL, &ms, sizeof ms);
+            if (status == EFAULT) break;    /* not made yet: it will take the defaults */
+            if (status != 0) return status;
+        }
+    }
+    return 0;
+}
+
+/* Reads the decay times back: the largest of the defaults for arenas made later and of every
+ * existing arena's dirty and muzzy times, in `largest`, and how many arenas exist, in `arenas`.
+ * 0 on success, an errno value otherwise. */
+static inline int cjemalloc_largest_decay(long *largest, unsigned *arenas) {
+    static const char *const kinds[] = {"dirty", "muzzy"};
+    char name[64];
+    ssize_t ms = 0;
+    size_t size = sizeof ms;
+    *largest = -1;
+    *arenas = 0;
+    for (int k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "arenas.%s_decay_ms", kinds[k]);
+        int status = mallctl(name, &ms, &size, NULL, 0);
+        if (status != 0) return status;
+        if (ms > *largest) *largest = ms;
+    }
+    unsigned count = 0;
+    size_t countSize = sizeof count;
+    int status = mallctl("arenas.narenas", &count, &countSize, NULL, 0);
+    if (status != 0) return status;
+    for (unsigned i = 0; i < count; i++) {
+        int exists = 0;
+        for (int k = 0; k < 2; k++) {
+            snprintf(name, sizeof name, "arena.%u.%s_decay_ms", i, kinds[k]);
+            status = mallctl(name, &ms, &size, NULL, 0);
+            if (status == EFAULT) break;
+            if (status != 0) return status;
+            exists = 1;
+            if (ms > *largest) *largest = ms;
+        }
+        *arenas += exists;
     }
     return 0;
 }

@@ -2,25 +2,22 @@ import CFuse
 import Foundation
 import Glibc
 import Logging
+import MountLifecycle
 
-/// One mount's life: `fuse_session_new`, mount, the multithreaded loop, and an orderly end on
-/// unmount (`fusermount3 -u`) or a termination signal.
+/// One libfuse session: `fuse_session_new` and its mount, the multithreaded loop, and its end.
 ///
-/// Teardown follows libfuse's hello_ll in reverse order of set-up. After a signal the mount is
-/// detached first (so no dead mount can remain), then the loop is given a bound to finish; a loop
-/// still held by an open file after that is left to end when the process exits, which closes
-/// /dev/fuse and so ends the connection. If the process dies instead (SIGKILL, a crash), libfuse's
-/// auto_unmount helper and a watchdog of our own (`MountWatchdog`) remove the mount.
-public final class FuseSession {
+/// MountLifecycle's `ServedMount` drives it (`MountServer`): it runs `serve()` on a thread of its
+/// own, and ends the session when the mount is unmounted or the process is signalled (with the
+/// signals, the readiness check, the watchdog and a lazy detach, which are not libfuse's).
+public final class FuseSession: MountServer {
     let fileSystem: FuseFileSystem
-    let mountpoint: String
+    public let mountpoint: String
     let options: MountOptions
     let logger: Logger
-    /// Seconds the loop is given to finish after the mount is gone.
-    public var shutdownBound: Double = 3
-    /// The mediafs program, run with its hidden `watch-mount` subcommand as the mount's watchdog
-    /// (`MountWatchdog`); nil for none.
-    public var watchdogExecutable: String? = "/proc/self/exe"
+    /// The session and the reference to `fileSystem` it holds as its userdata, from `mount()` to
+    /// `close(loopCode:)`.
+    private var session: OpaquePointer?
+    private var userdata: Unmanaged<FuseFileSystem>?
 
     public init(fileSystem: FuseFileSystem, mountpoint: String, options: MountOptions, logger: Logger) {
         self.fileSystem = fileSystem
@@ -29,12 +26,12 @@ public final class FuseSession {
         self.logger = logger
     }
 
-    /// Mounts, serves until unmounted or signalled, and tears down.
-    ///
-    /// `TerminationSignals.block()` must have run at process start. `ready` is called once, from
-    /// another thread, when the mount answers a `stat` of its root (with false if it never does).
-    /// - Throws: `FuseError` when the mount cannot be made or the loop fails.
-    public func run(ready: @escaping @Sendable (Bool) -> Void) throws {
+    public var fileSystemType: String { MountOptions.fileSystemType }
+
+    /// Makes the session and mounts it; from then on the kernel's requests wait for `serve()`.
+    /// - Throws: `FuseError` when libfuse rejects the options or the mount cannot be made.
+    public func mount() throws {
+        precondition(session == nil, "mounted once")
         var args = fuse_args(argc: 0, argv: nil, allocated: 0)
         for argument in options.arguments { fuse_opt_add_arg(&args, argument) }
         defer { fuse_opt_free_args(&args) }
@@ -50,73 +47,44 @@ public final class FuseSession {
             userdata.release()
             throw FuseError.mountFailed(mountpoint: mountpoint)
         }
+        self.session = session
+        self.userdata = userdata
         // No program this daemon starts may hold /dev/fuse: the connection would outlive the daemon.
         _ = fcntl(fuse_session_fd(session), F_SETFD, FD_CLOEXEC)
-        startWatchdog()
         if !fileSystem.passthrough.install(on: session) {
             logger.warning("libfuse refused custom I/O: originals are read through the daemon")
         }
         logger.info("mounted on \(mountpoint)")
         fileSystem.notifier.attach(session)
+    }
 
-        let events = SessionEvents()
-        let handle = SessionHandle(session)
-        let maxThreads = options.maxThreads
-        startThread("mediafs-loop") { events.post(.loopEnded(code: cfuse_session_loop_mt(handle.session, maxThreads))) }
-        startThread("mediafs-signals") { events.post(.signal(TerminationSignals.wait())) }
-        let mountpoint = self.mountpoint
-        startThread("mediafs-ready") {
-            var st = Glibc.stat()
-            ready(stat(mountpoint, &st) == 0)
-        }
+    /// The multithreaded loop, with at most `options.maxThreads` workers, until the session ends.
+    public func serve() -> Int32 {
+        guard let session else { preconditionFailure("serve() before mount()") }
+        return cfuse_session_loop_mt(session, options.maxThreads)
+    }
 
-        var loopCode: Int32?
-        let event = events.next()
+    /// Stops the kernel notifications and makes the loop return (`fuse_session_exit`).
+    public func stop() {
         fileSystem.notifier.detach()
-        switch event {
-        case .loopEnded(let code)?:
-            loopCode = code
-            fuse_session_unmount(session)
-        case .signal(let number)?:
-            logger.notice("signal \(number): unmounting \(mountpoint)")
-            fuse_session_exit(session)
-            detach()
-            if case .loopEnded(let code)? = events.next(within: shutdownBound, where: { if case .loopEnded = $0 { true } else { false } }) {
-                loopCode = code
-            }
-        case nil:
-            break
-        }
+        if let session { fuse_session_exit(session) }
+    }
 
-        guard let code = loopCode else {
-            // Something still holds the connection (an open file on the detached mount); the
-            // session must outlive its worker threads, so it is left for process exit to end.
-            logger.notice("unmounted; the FUSE loop did not finish within \(shutdownBound) s, leaving it to process exit")
-            return
-        }
+    public func unmount() {
+        if let session { fuse_session_unmount(session) }
+    }
+
+    /// Waits (bounded) for answers still being worked on, which reply into the session, then
+    /// destroys it.
+    /// - Throws: `FuseError.loopFailed` when the loop ended with an error.
+    public func close(loopCode code: Int32) throws {
         waitForPendingRequests()
-        fuse_session_destroy(session)
-        userdata.release()
+        if let session { fuse_session_destroy(session) }
+        userdata?.release()
+        session = nil
+        userdata = nil
         logger.info("unmounted \(mountpoint)")
         if code < 0 && code != -ENODEV && code != -EINTR { throw FuseError.loopFailed(code: code) }
-    }
-
-    /// Detaches the mount now, even while files on it are open: as root with `umount2`, otherwise
-    /// with `fusermount3 -u -z`.
-    private func detach() {
-        if let failure = LazyUnmount.detach(mountpoint) { logger.error("\(failure)") }
-    }
-
-    /// Starts the process that removes the mount if this one dies and leaves it dead (`MountWatchdog`).
-    /// Without it the mount still has libfuse's auto_unmount, so a failure is logged, not thrown.
-    private func startWatchdog() {
-        guard let executable = watchdogExecutable else { return }
-        do {
-            let pid = try MountWatchdog.start(executable: executable, mountpoint: mountpoint)
-            logger.debug("mount watchdog started (pid \(pid))")
-        } catch {
-            logger.error("\(error)")
-        }
     }
 
     /// Answers still being worked on reply into the session, so it must not go before them.
@@ -124,16 +92,4 @@ public final class FuseSession {
         let deadline = Date(timeIntervalSinceNow: 2)
         while fileSystem.pendingRequests > 0 && Date() < deadline { usleep(10_000) }
     }
-
-    private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
-    }
-}
-
-/// The session pointer, handed to the loop thread.
-private struct SessionHandle: @unchecked Sendable {
-    let session: OpaquePointer
-    init(_ session: OpaquePointer) { self.session = session }
 }

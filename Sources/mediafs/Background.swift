@@ -1,5 +1,5 @@
 import Foundation
-import FuseBridge
+import MountLifecycle
 import Glibc
 
 /// Starts the daemon in the background: this program again, with `--foreground`, in its own

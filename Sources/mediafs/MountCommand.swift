@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import MediaKit
 import MediaTree
+import MountLifecycle
 
 /// `mediafs mount SOURCE MOUNTPOINT`: mounts read-only and returns once the mount answers.
 struct MountCommand: ParsableCommand {
@@ -148,7 +149,7 @@ struct MountCommand: ParsableCommand {
             fileSystem: fileSystem, mountpoint: mountpoint,
             options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)
         do {
-            try session.run { ok in
+            try ServedMount(session, logger: logger).run { ok in
                 ready?.send(ok ? "ready \(getpid())" : "failed: the mount did not answer")
                 if !ok { logger.error("the mount on \(mountpoint) did not answer a stat of its root") }
             }

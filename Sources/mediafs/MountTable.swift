@@ -1,4 +1,4 @@
-import FuseBridge
+import MountLifecycle
 
 /// What /proc/self/mountinfo says about mount points (read by `KernelMounts`).
 enum MountTable {

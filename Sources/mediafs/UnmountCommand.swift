@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import FuseBridge
+import MountLifecycle
 import Glibc
 
 /// `mediafs unmount MOUNTPOINT`: `fusermount3 -u`, which also ends the daemon.

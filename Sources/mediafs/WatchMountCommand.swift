@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FuseBridge
 import Logging
+import MountLifecycle
 
 /// `mediafs watch-mount --fd N --device MAJ:MIN MOUNTPOINT`: the mount's watchdog, started by the
 /// daemon right after mounting (`MountWatchdog`); not for users, and not shown in the help.
@@ -34,7 +35,8 @@ struct WatchMountCommand: ParsableCommand {
     func run() throws {
         // Started through /proc/self/exe, it would show in ps and top as "exe".
         try? "mediafs-watch".write(toFile: "/proc/self/comm", atomically: false, encoding: .utf8)
-        let outcome = MountWatchdog.watch(daemonPipe: fd, device: device, mountpoint: mountpoint)
+        let outcome = MountWatchdog.watch(daemonPipe: fd, device: device, fileSystemType: MountOptions.fileSystemType,
+                                          mountpoint: mountpoint)
         if outcome != .gone {
             LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
             let logger = Logger(label: "mediafs-watchdog")

@@ -45,11 +45,10 @@ import Testing
             let track = library.path("clips/clip-vp9.webm/tracks/legible/eng English WebVTT.srt")
             let holder = try ChildProcess(["/bin/sh", "-c", #"exec 3< "$1"; exec sleep 60"#, "sh", track])
             defer { holder.kill9() }
-            let deadline = Date(timeIntervalSinceNow: 60)
-            while !Processes.descriptors(of: library.mount.daemon.pid).values.contains(where: { $0.contains("/cache/tracks/") }),
-                  holder.isRunning, Date() < deadline {
-                usleep(20_000)
-            }
+            // Its open has returned (the track is made, and the daemon holds the cache file, not the
+            // pass's unfinished one, for the open file).
+            Wait.until(60) { !holder.isRunning || Processes.descriptors(of: holder.pid)[3] != nil }
+            #expect(Processes.descriptors(of: library.mount.daemon.pid).values.contains { $0.contains("/cache/tracks/") })
             let failure = #expect(throws: HarnessError.self) { try library.mount.finish(settle: 0.5) }
             let message = failure?.message ?? ""
             #expect(message.contains("other: ") && message.contains("/cache/tracks/"), "\(message)")

@@ -45,7 +45,7 @@ import TestSupport
 
             let lister = try ChildProcess(["sh", "-c", "while :; do ls -lR \"$1\" >/dev/null; done", "sh", mount.point],
                                           stdout: .null, stderr: .null)
-            defer { lister.signalGroup(SIGKILL); lister.wait(timeout: 10) }
+            defer { lister.kill9() }
             let failures = Failures()
             let started = Date()
             DispatchQueue.concurrentPerform(iterations: 8) { reader in

@@ -1,8 +1,8 @@
 import Foundation
-import FuseBridge
 import Glibc
+import MountLifecycle
 
-/// How a child process ended: `.exited(code)` or `.signalled(number)` (FuseBridge's `ProcessExit`).
+/// How a child process ended: `.exited(code)` or `.signalled(number)` (MountLifecycle's `ProcessExit`).
 public typealias ExitStatus = ProcessExit
 
 /// Where a child's standard stream goes. Never a pipe: a child that outlives the test (a daemon)
@@ -23,18 +23,24 @@ public enum ChildStream: Sendable {
     }
 }
 
-/// A process started with FuseBridge's `Spawn`, in its own process group, with the termination
+/// A process started with MountLifecycle's `Spawn`, in its own process group, with the termination
 /// signals set back to their defaults and none blocked (as a shell would start it), every file
 /// descriptor above 2 closed, and standard streams that are never pipes. This type adds what a
-/// test needs: waiting with a bound, signals, and reaping in `deinit`.
+/// test needs: waiting with a bound, signals, and ending it with everything it started in its
+/// group (`kill9`, also in `deinit`), so that nothing it started outlives it holding a file.
 ///
 /// It is reaped only through `wait(timeout:)` / `status`, so its exit status can be read exactly
 /// once, here.
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     public let arguments: [String]
+    /// Guards `finalStatus` and `groupGone` (`@unchecked`: a lock the status getter takes around
+    /// waitpid, which `Mutex` would serve no better).
     private let lock = NSLock()
     private var finalStatus: ExitStatus?
+    /// Whether its group was seen empty after it was reaped: the group's number may be reused from
+    /// then on, so it is never signalled again.
+    private var groupGone = false
 
     /// Starts `arguments[0]` (a path, or a name looked up in PATH; argv[0] is `arguments[0]` as given).
     /// - Throws: `HarnessError` when the program cannot be started.
@@ -60,12 +66,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        // Never leave a child running or a zombie behind.
-        if status == nil {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
-            _ = wait(timeout: 2)
-        }
+        // Never leave a child, or what it started, running or a zombie behind.
+        kill9(timeout: 5)
     }
 
     /// The exit status once the process has ended (reaping it), else nil. Does not block.
@@ -81,22 +83,30 @@ public final class ChildProcess: @unchecked Sendable {
             // Reaped elsewhere (should not happen); say so rather than wait forever.
             finalStatus = .exited(-1)
         }
+        if finalStatus != nil {
+            // While a process of the group lives, the group's number cannot be taken by another.
+            groupGone = Processes.members(ofGroup: pid).isEmpty
+        }
         return finalStatus
     }
 
     public var isRunning: Bool { status == nil }
 
+    /// Whether the process has ended and no process it left in its group lives (a process of
+    /// its group that has ended holds no file any more, even before it is reaped).
+    public var groupIsGone: Bool {
+        guard status != nil else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        if !groupGone { groupGone = Processes.members(ofGroup: pid).isEmpty }
+        return groupGone
+    }
+
     /// Waits at most `timeout` seconds for the process to end; its status, or nil if it still runs.
     @discardableResult
     public func wait(timeout: Double) -> ExitStatus? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var pause: useconds_t = 1_000
-        while true {
-            if let status { return status }
-            if Date() >= deadline { return nil }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
-        }
+        Wait.until(timeout) { status != nil }
+        return status
     }
 
     /// Sends `number` to the process (not its group).
@@ -104,17 +114,24 @@ public final class ChildProcess: @unchecked Sendable {
         if status == nil { kill(pid, number) }
     }
 
-    /// Sends `number` to the process's whole group (it leads its own group).
-    /// Also after the leader has ended, so that helpers it left running are reached.
+    /// Sends `number` to the process's whole group (it leads its own group), also after the
+    /// process has ended, so that helpers it left running are reached; not once the group is gone.
     public func signalGroup(_ number: Int32) {
-        kill(-pid, number)
+        if !groupIsGone { kill(-pid, number) }
     }
 
-    /// SIGKILLs the group and waits (bounded) for the process to end.
+    /// SIGKILLs the group, again until it is gone, for at most `timeout` seconds: then the process
+    /// (reaped) and everything it started that stayed in its group (a shell loop's `ls`) have
+    /// ended and hold no file, on a mount to be unmounted or anywhere else.
+    /// - Returns: the process's status, nil if it or a process of its group still runs at the bound.
     @discardableResult
-    public func kill9(timeout: Double = 5) -> ExitStatus? {
-        signalGroup(SIGKILL)
-        return wait(timeout: timeout)
+    public func kill9(timeout: Double = 10) -> ExitStatus? {
+        let gone = Wait.until(timeout) {
+            if groupIsGone { return true }
+            kill(-pid, SIGKILL)
+            return false
+        }
+        return gone ? status : nil
     }
 
     /// The one-letter state of a running process from /proc (R, S, D, Z, …), nil when gone.

@@ -31,7 +31,8 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 /// Runs commands to completion with a bound, capturing their output in files (never pipes).
 public enum Command {
     /// Runs `arguments` under `timeout -k 5 SECONDS`, so that even a command stuck on a mount
-    /// ends, and waits at most `seconds + 15` before SIGKILLing its process group.
+    /// ends, and waits at most `seconds + 15` before SIGKILLing its process group. Returns once
+    /// every process of that group has ended: what the command left running there is killed.
     /// - Throws: `HarnessError` when the program cannot be started.
     public static func run(_ arguments: [String], timeout seconds: Double = 60, directory: String? = nil,
                            environment: [String: String]? = nil, stdin: ChildStream = .null) throws -> CommandResult {
@@ -45,11 +46,8 @@ public enum Command {
         let bounded = ["/usr/bin/timeout", "-k", "5", String(format: "%.1f", seconds)] + arguments
         let child = try ChildProcess(bounded, stdin: stdin, stdout: .file(out), stderr: .file(err),
                                      directory: directory, environment: environment)
-        var status = child.wait(timeout: seconds + 15)
-        if status == nil {
-            child.kill9()
-            status = nil
-        }
+        let status = child.wait(timeout: seconds + 15)
+        child.kill9()
         return CommandResult(arguments: arguments, status: status,
                              stdout: read(out), stderr: read(err), seconds: Date().timeIntervalSince(started))
     }

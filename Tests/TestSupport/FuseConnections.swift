@@ -1,6 +1,6 @@
 import Foundation
-import FuseBridge
 import Glibc
+import MountLifecycle
 
 /// The FUSE control filesystem (fusectl): the way out of a connection that no longer answers.
 public enum FuseConnections {

@@ -16,7 +16,8 @@ extension Mount {
     /// daemon's descriptors are compared with those it held once the mount answered
     /// (`DaemonDescriptors.excess(over:source:)`, given up to `settle` seconds to come down, since
     /// the kernel sends RELEASE after a `close` has returned); then `fusermount3 -u`, which must
-    /// exit 0; then the daemon, which must exit 0 within 15 s. It unmounts even when the
+    /// exit 0 (tried again while the mount is busy, for up to `settle` seconds); then the daemon,
+    /// which must exit 0 within 15 s. It unmounts even when the
     /// descriptors are wrong, and reports everything that was.
     /// - Throws: `HarnessError` naming the leaked descriptors, fusermount3's output or the
     ///   daemon's status, with the end of its log; also when the mount had already ended (a test
@@ -31,7 +32,7 @@ extension Mount {
         }
         var problems: [String] = []
         if let leak = descriptorLeak(settle: settle) { problems.append(leak) }
-        let unmounted = try Command.run(["fusermount3", "-u", point], timeout: 20)
+        let unmounted = try unmountRetryingBusy(within: settle)
         if unmounted.succeeded {
             let status = daemon.wait(timeout: 15)
             if status != .exited(0) {
@@ -49,13 +50,12 @@ extension Mount {
     /// `settle` seconds have not brought it down; nil when nothing.
     private func descriptorLeak(settle: Double) -> String? {
         guard let baseline = descriptorsAtMount else { return nil }
-        let deadline = Date(timeIntervalSinceNow: settle)
         var now = DaemonDescriptors(of: daemon.pid)
         var excess = now.excess(over: baseline, source: source)
-        while !excess.isEmpty && Date() < deadline {
-            usleep(50_000)
+        Wait.until(settle) {
             now = DaemonDescriptors(of: daemon.pid)
             excess = now.excess(over: baseline, source: source)
+            return excess.isEmpty
         }
         guard !excess.isEmpty else { return nil }
         let kinds = excess.map { kind, count, new in

@@ -1,6 +1,7 @@
 import Foundation
 import FuseBridge
 import Glibc
+import MountLifecycle
 
 /// A real mediafs mount: `mediafs mount --foreground SOURCE POINT` as a child process, its output
 /// in a log file (never a pipe), ready once the mount point is in /proc/self/mountinfo as
@@ -99,11 +100,26 @@ public final class Mount: @unchecked Sendable {
     /// `path` relative to the mount point.
     public func path(_ relative: String) -> String { relative.isEmpty ? point : point + "/" + relative }
 
-    /// `fusermount3 -u POINT`, then waits at most `timeout` seconds for the daemon to exit.
+    /// `fusermount3 -u POINT` (`unmountRetryingBusy`), then waits at most `timeout` seconds for
+    /// the daemon to exit.
     /// - Returns: fusermount3's result and the daemon's exit status (nil if it still runs).
     public func unmount(timeout: Double = 15) throws -> (fusermount: CommandResult, daemon: ExitStatus?) {
-        let result = try Command.run(["fusermount3", "-u", point], timeout: 20)
+        let result = try unmountRetryingBusy(within: 5)
         return (result, daemon.wait(timeout: timeout))
+    }
+
+    /// `fusermount3 -u POINT`, again while it fails because the mount is busy, for at most
+    /// `seconds`: a process that has just ended (a test's reader, killed) may still be releasing
+    /// its files on the mount.
+    /// - Returns: the last fusermount3's result.
+    func unmountRetryingBusy(within seconds: Double) throws -> CommandResult {
+        var result = try Command.run(["fusermount3", "-u", point], timeout: 20)
+        try Wait.until(seconds) {
+            guard !result.succeeded && result.stderr.contains("Device or resource busy") && isMounted else { return true }
+            result = try Command.run(["fusermount3", "-u", point], timeout: 20)
+            return false
+        }
+        return result
     }
 
     /// Sends `number` to the daemon alone and waits at most `timeout` seconds for it to exit.
@@ -115,12 +131,7 @@ public final class Mount: @unchecked Sendable {
     /// Waits at most `timeout` seconds until the mount is gone from mountinfo; whether it is.
     @discardableResult
     public func waitUntilUnmounted(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while isMounted {
-            if Date() >= deadline { return false }
-            usleep(20_000)
-        }
-        return true
+        Wait.until(timeout) { !isMounted }
     }
 
     /// Ends the mount and the daemon, whatever state they are in. Safe to call more than once.
@@ -128,7 +139,7 @@ public final class Mount: @unchecked Sendable {
         guard !tornDown else { return }
         tornDown = true
         if isMounted && daemon.isRunning {
-            _ = try? Command.run(["fusermount3", "-u", point], timeout: 10)
+            _ = try? unmountRetryingBusy(within: 2)
             daemon.wait(timeout: 5)
         }
         if daemon.isRunning {
@@ -156,28 +167,24 @@ public final class Mount: @unchecked Sendable {
         }
         if daemon.isRunning {
             teardownSteps.append("daemon \(daemon.pid) still running (state \(ChildProcess.state(of: daemon.pid).map(String.init) ?? "?"))")
-            daemon.kill9(timeout: 5)
-        } else {
-            // Helpers the daemon left in its group (none are expected).
-            daemon.signalGroup(SIGKILL)
         }
+        // And helpers the daemon left in its group (none are expected), waited for.
+        daemon.kill9(timeout: 5)
     }
 
     private func waitUntilReady(timeout: Double) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
+        let ready = try Wait.until(timeout) {
             if let status = daemon.status {
                 throw HarnessError("mediafs exited (\(status)) before \(point) was mounted; log:\n\(log)")
             }
-            if let found = KernelMounts.entries(at: point).last(where: { $0.fileSystemType == MountOptions.fileSystemType }) {
-                entry = found
-                let stat = try Command.run(["stat", "--", point], timeout: 5)
-                if stat.succeeded {
-                    descriptorsAtMount = DaemonDescriptors(of: daemon.pid)
-                    return
-                }
-            }
-            usleep(30_000)
+            guard let found = KernelMounts.entries(at: point).last(where: { $0.fileSystemType == MountOptions.fileSystemType })
+            else { return false }
+            entry = found
+            return try Command.run(["stat", "--", point], timeout: 5).succeeded
+        }
+        if ready {
+            descriptorsAtMount = DaemonDescriptors(of: daemon.pid)
+            return
         }
         throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(KernelMounts.entries(at: point)); log:\n\(log)")
     }

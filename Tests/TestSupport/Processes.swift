@@ -42,6 +42,13 @@ public enum Processes {
         return result
     }
 
+    /// The bytes `pid` has read so far, from any file (`rchar` of /proc/PID/io); nil once it is gone.
+    public static func bytesRead(by pid: pid_t) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") }) else { return nil }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+    }
+
     /// Whether descriptor `fd` of `pid` is close-on-exec (O_CLOEXEC in its fdinfo flags).
     public static func isCloseOnExec(_ fd: Int32, of pid: pid_t) -> Bool? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8),
@@ -54,24 +61,30 @@ public enum Processes {
     /// /proc/PID/syscall: number 0, first argument `fd`), past its start-up; whether it is.
     @discardableResult
     public static func waitUntilReading(_ pid: pid_t, fd: Int32, timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
+        Wait.until(timeout) {
             let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
             let fields = call.split(separator: " ")
-            if fields.count > 1 && fields[0] == "0" && Int32(fields[1].dropFirst(2), radix: 16) == fd { return true }
-            if Date() >= deadline { return false }
-            usleep(20_000)
+            return fields.count > 1 && fields[0] == "0" && Int32(fields[1].dropFirst(2), radix: 16) == fd
         }
     }
 
     /// Waits at most `timeout` seconds for `pid` to be gone (or a zombie); whether it is.
     @discardableResult
     public static func waitUntilGone(_ pid: pid_t, timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while ChildProcess.isAlive(pid) {
-            if Date() >= deadline { return false }
-            usleep(20_000)
-        }
-        return true
+        Wait.until(timeout) { !ChildProcess.isAlive(pid) }
+    }
+
+    /// The live processes (not zombies, which hold no file) of process group `group`.
+    public static func members(ofGroup group: pid_t) -> [pid_t] {
+        // Nothing has that group any more, not even a zombie: the common case, without reading /proc.
+        if kill(-group, 0) != 0 && errno == ESRCH { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap { pid_t($0) }.filter { pid in
+            // /proc/PID/stat: "PID (COMMAND) STATE PPID PGRP …"; the command may hold spaces and parentheses.
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return false }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[2]) == group && fields[0] != "Z" && fields[0] != "X"
+        }.sorted()
     }
 }

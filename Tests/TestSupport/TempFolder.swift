@@ -1,12 +1,17 @@
 import Foundation
-import FuseBridge
 import Glibc
+import MountLifecycle
 
-/// A folder of one test's own under `/tmp/mediafs-it/<pid>/`, removed by `remove()` (never while
-/// anything is mounted below it).
+/// A folder of one test's own under `base`, removed by `remove()` (never while anything is
+/// mounted below it).
 public final class TempFolder: @unchecked Sendable {
-    /// Where this test process makes its folders; every mount the tests make lies below it.
-    public static let base = "/tmp/mediafs-it/\(getpid())"
+    /// Where this test process makes its folders; every mount the tests make lies below it:
+    /// `$MEDIAFS_TEST_FOLDER` (`make test` gives each run its own, to find what it left mounted),
+    /// else `/tmp/mediafs-it/<pid>`.
+    public static let base: String = {
+        let given = ProcessInfo.processInfo.environment["MEDIAFS_TEST_FOLDER"] ?? ""
+        return given.isEmpty ? "/tmp/mediafs-it/\(getpid())" : given
+    }()
 
     public let path: String
 
@@ -14,6 +19,9 @@ public final class TempFolder: @unchecked Sendable {
     /// - Throws: `HarnessError` when the folder cannot be made.
     public init(_ name: String) throws {
         try FileManager.default.createDirectory(atPath: Self.base, withIntermediateDirectories: true)
+        // Open to all (a `mktemp -d` is 0700): the tests' users other than root (nobody, Samba's
+        // guest) go through it.
+        chmod(Self.base, 0o755)
         let safe = name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
         var template = Array("\(Self.base)/\(String(safe)).XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }

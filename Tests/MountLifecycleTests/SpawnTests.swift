@@ -1,7 +1,7 @@
-import CFuse
+import CSpawn
 import Foundation
 import Glibc
-@testable import FuseBridge
+@testable import MountLifecycle
 import Testing
 
 /// The one spawner: what a child holds, where it stands and how its end reads, seen from /proc.
@@ -46,7 +46,7 @@ import Testing
 
     @Test func aChildHoldsOnlyWhatItIsGivenAndStandsApart() throws {
         var pipeEnds: [Int32] = [0, 0]
-        try #require(cfuse_pipe2(&pipeEnds, O_CLOEXEC) == 0)
+        try #require(cspawn_pipe2(&pipeEnds, O_CLOEXEC) == 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
         // Not close-on-exec: a bare posix_spawn would hand it on.
         let stray = open("/dev/zero", O_RDONLY)

@@ -1,4 +1,4 @@
-import CFuse
+import CSpawn
 import Glibc
 
 /// A process of our own that removes the mount when the daemon has died and left it dead.
@@ -23,30 +23,30 @@ public enum MountWatchdog {
     /// How long the watchdog keeps looking once the daemon has ended, in seconds.
     public static let bound: Double = 10
 
-    /// Starts the watchdog for the mount just made on `mountpoint` (absolute and resolved): runs
-    /// `executable` (the mediafs program) as `watch-mount --fd 3 --device MAJ:MIN MOUNTPOINT`.
+    /// Starts the watchdog for the mount of type `fileSystemType` just made on `mountpoint`
+    /// (absolute and resolved): runs `executable` (the mediafs program) as
+    /// `watch-mount --fd 3 --device MAJ:MIN MOUNTPOINT`.
     ///
     /// The pipe's write end stays open in this process, close-on-exec and unused, until the
     /// process ends; the watchdog's output goes to this process's standard error when that is a
     /// file (a log file), else to /dev/null, never to a terminal.
     /// - Returns: the watchdog's process id.
-    /// - Throws: `FuseError.watchdogUnavailable` when the mount is not in /proc/self/mountinfo or
-    ///   no pipe can be made, `FuseError.cannotStart` when the program cannot be started.
-    static func start(executable: String, mountpoint: String) throws(FuseError) -> pid_t {
-        guard let mount = KernelMounts.entries(at: mountpoint).last,
-              mount.fileSystemType == MountOptions.fileSystemType else {
-            throw FuseError.watchdogUnavailable("no \(MountOptions.fileSystemType) mount on \(mountpoint) in /proc/self/mountinfo")
+    /// - Throws: `WatchdogError` when the mount is not in /proc/self/mountinfo, no pipe can be
+    ///   made or the program cannot be started.
+    static func start(executable: String, mountpoint: String, fileSystemType: String) throws(WatchdogError) -> pid_t {
+        guard let mount = KernelMounts.entries(at: mountpoint).last, mount.fileSystemType == fileSystemType else {
+            throw WatchdogError.unavailable("no \(fileSystemType) mount on \(mountpoint) in /proc/self/mountinfo")
         }
         var fds: [Int32] = [0, 0]
-        guard cfuse_pipe2(&fds, O_CLOEXEC) == 0 else {
-            throw FuseError.watchdogUnavailable("cannot make a pipe: \(String(cString: strerror(errno)))")
+        guard cspawn_pipe2(&fds, O_CLOEXEC) == 0 else {
+            throw WatchdogError.unavailable("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         defer { close(fds[0]) }
         do throws(SpawnError) {
             return try spawn(executable: executable, device: mount.device, mountpoint: mountpoint, pipe: fds[0]).start()
         } catch {
             close(fds[1])
-            throw FuseError.cannotStart(program: error.program, code: error.code)
+            throw WatchdogError.cannotStart(error)
         }
     }
 
@@ -74,5 +74,20 @@ public enum MountWatchdog {
     private static func isFile(_ fd: Int32) -> Bool {
         var st = stat()
         return fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+}
+
+/// Why a mount's watchdog could not be started (the mount keeps libfuse's auto_unmount helper).
+public enum WatchdogError: Error, Sendable, CustomStringConvertible {
+    /// The mount is not in /proc/self/mountinfo, or no pipe could be made.
+    case unavailable(String)
+    /// The program could not be started.
+    case cannotStart(SpawnError)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "no watchdog for the mount: \(reason)"
+        case .cannotStart(let error): "no watchdog for the mount: \(error)"
+        }
     }
 }

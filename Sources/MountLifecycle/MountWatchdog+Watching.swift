@@ -37,7 +37,8 @@ extension MountWatchdog {
     }
 
     /// Waits until `daemonPipe` reaches end of file (the daemon has ended, whatever way), then
-    /// removes the mount of `device` ("major:minor") on `mountpoint` if it was left dead.
+    /// removes the mount of `device` ("major:minor") and type `fileSystemType` (`fuse.mediafs`)
+    /// on `mountpoint` if it was left dead.
     ///
     /// For up to `bound` seconds: if mountinfo no longer shows that mount on top of `mountpoint`
     /// (unmounted, or another mount is there now), there is nothing to do; this never unmounts
@@ -49,13 +50,13 @@ extension MountWatchdog {
     /// A probe waits while the connection is up; if something else still held /dev/fuse it would
     /// wait forever, so once the daemon has ended SIGALRM (left at its default) ends this process
     /// a few seconds after the bound in any case.
-    public static func watch(daemonPipe fd: Int32, device: String, mountpoint: String) -> Outcome {
+    public static func watch(daemonPipe fd: Int32, device: String, fileSystemType: String, mountpoint: String) -> Outcome {
         waitForEndOfFile(fd)
         alarm(UInt32(bound) + 5)
         let deadline = Date(timeIntervalSinceNow: bound)
         while true {
             let entries = KernelMounts.entries(at: mountpoint)
-            guard let ours = entries.lastIndex(where: { $0.device == device && $0.fileSystemType == MountOptions.fileSystemType })
+            guard let ours = entries.lastIndex(where: { $0.device == device && $0.fileSystemType == fileSystemType })
             else { return .gone }
             guard ours == entries.count - 1 else { return .covered }
             var info = statvfs()

@@ -1,4 +1,4 @@
-@testable import FuseBridge
+@testable import MountLifecycle
 import Testing
 
 /// The one reader of /proc/self/mountinfo.

@@ -1,17 +1,18 @@
 import Foundation
 
-/// What ends a session's wait: the loop returning, or a termination signal.
-enum SessionEvent: Sendable, Equatable {
+/// What ends a served mount's wait: its loop returning, or a termination signal.
+enum MountEvent: Sendable, Equatable {
     case loopEnded(code: Int32)
     case signal(Int32)
 }
 
-/// A mailbox of session events, posted from the loop and signal threads, taken by the main thread.
-final class SessionEvents: @unchecked Sendable {
+/// A mailbox of mount events, posted from the loop and signal threads, taken by the main thread.
+/// `@unchecked`: the list is guarded by the condition's lock, and `Mutex` has no wait with a deadline.
+final class MountEvents: @unchecked Sendable {
     private let condition = NSCondition()
-    private var events: [SessionEvent] = []
+    private var events: [MountEvent] = []
 
-    func post(_ event: SessionEvent) {
+    func post(_ event: MountEvent) {
         condition.lock()
         events.append(event)
         condition.signal()
@@ -19,7 +20,7 @@ final class SessionEvents: @unchecked Sendable {
     }
 
     /// The next event that `matches`, or nil when none came within `seconds`.
-    func next(within seconds: Double = .infinity, where matches: (SessionEvent) -> Bool = { _ in true }) -> SessionEvent? {
+    func next(within seconds: Double = .infinity, where matches: (MountEvent) -> Bool = { _ in true }) -> MountEvent? {
         let deadline = seconds.isFinite ? Date(timeIntervalSinceNow: seconds) : nil
         condition.lock()
         defer { condition.unlock() }

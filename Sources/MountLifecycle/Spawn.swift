@@ -1,4 +1,4 @@
-import CFuse
+import CSpawn
 import Glibc
 
 /// A program to start, described whole: what it runs, what it holds and where it stands. The one
@@ -188,10 +188,10 @@ public struct Spawn: Sendable {
             try check(posix_spawn_file_actions_adddup2(&actions, 1, 2), "posix_spawn_file_actions_adddup2")
         }
         if closesOtherDescriptors {
-            try check(cfuse_spawn_addclosefrom(&actions, Int32(3 + passing.count)), "posix_spawn_file_actions_addclosefrom_np")
+            try check(cspawn_addclosefrom(&actions, Int32(3 + passing.count)), "posix_spawn_file_actions_addclosefrom_np")
         }
         if let workingDirectory {
-            try check(cfuse_spawn_addchdir(&actions, workingDirectory), "posix_spawn_file_actions_addchdir_np")
+            try check(cspawn_addchdir(&actions, workingDirectory), "posix_spawn_file_actions_addchdir_np")
         }
     }
 
@@ -217,7 +217,7 @@ public struct Spawn: Sendable {
             try check(posix_spawnattr_setpgroup(&attributes, 0), "posix_spawnattr_setpgroup")
             flags |= POSIX_SPAWN_SETPGROUP
         case .newSession:
-            flags |= Int32(CFUSE_POSIX_SPAWN_SETSID)
+            flags |= Int32(CSPAWN_POSIX_SPAWN_SETSID)
         }
         try check(posix_spawnattr_setflags(&attributes, Int16(flags)), "posix_spawnattr_setflags")
     }
