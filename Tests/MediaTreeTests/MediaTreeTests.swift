@@ -86,6 +86,8 @@ import TestSupport
         let original = try fixture.lookup("feature-1080p.mp4/feature-1080p.mp4").inode
         let info = try fixture.lookup("feature-1080p.mp4/info.json").inode
         let notes = try fixture.lookup("notes.txt").inode
+        // A reader holds it open across the changes.
+        _ = try fixture.open(notes)
 
         try "rewritten in place\n".write(toFile: fixture.path("notes.txt"), atomically: false, encoding: .utf8)
         #expect(try fixture.lookup("notes.txt").inode == notes)

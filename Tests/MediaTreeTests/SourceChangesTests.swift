@@ -25,11 +25,11 @@ import Testing
         var names: [String] = []
         while let entry = fixture.numbered.table.entry(number) {
             switch entry.origin {
-            case .lookedUp(let parent, let name):
+            case .lookedUp(let parent, let name, _):
                 names.insert(name.escaped, at: 0)
                 number = parent
             case .listed(let listing, let index):
-                names.insert(listing.entries[index].name.escaped, at: 0)
+                names.insert(listing.name(at: index).escaped, at: 0)
                 number = listing.folder
             case .root, .tombstone:
                 return "/" + names.joined(separator: "/")
