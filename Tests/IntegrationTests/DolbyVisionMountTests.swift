@@ -11,7 +11,7 @@ import TestSupport
 @Suite(.mounts, .enabled(if: DolbyVisionClip.missing == nil, "\(DolbyVisionClip.missing ?? "")"))
 struct DolbyVisionMountTests {
     /// As MediaKitTests' `DolbyVisionTests`: the HDR10 clips' tolerance against the ffmpeg chain
-    /// (measured 2.2–3.4 on this clip), and at least this far from the IPT read as YCbCr
+    /// (measured 2.2–3.4 per channel on this clip), and at least this far from the IPT read as YCbCr
     /// (measured 69–100).
     static let tolerance = ToneMapReference.tolerance
     static let untreatedDistance = 20.0

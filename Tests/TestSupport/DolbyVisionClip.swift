@@ -13,6 +13,31 @@ public enum DolbyVisionClip {
         public let height: Int
         public let values: [Double]
 
+        public init(width: Int, height: Int, values: [Double]) {
+            precondition(values.count == 3 * width * height, "three values a pixel")
+            self.width = width
+            self.height = height
+            self.values = values
+        }
+
+        /// An SDR BT.709 picture (`rgb48le` bytes, BT.1886: a 2.4 power) as PQ BT.2020, its white
+        /// at `whiteNits` (BT.2408 puts SDR white at 203 cd/m²).
+        public static func fromSDR(rgb48 bytes: [UInt8], width: Int, height: Int, whiteNits: Double = 203) -> Picture {
+            // BT.709 to BT.2020 primaries (BT.2087), linear light.
+            let m = [0.6274, 0.3293, 0.0433, 0.0691, 0.9195, 0.0114, 0.0164, 0.0880, 0.8956]
+            var values = [Double](repeating: 0, count: 3 * width * height)
+            for i in 0..<(width * height) {
+                let rgb = (0..<3).map { c in
+                    pow(Double(UInt16(bytes[6 * i + 2 * c]) | UInt16(bytes[6 * i + 2 * c + 1]) << 8) / 65535, 2.4)
+                        * whiteNits / 10_000
+                }
+                for r in 0..<3 {
+                    values[3 * i + r] = DolbyVisionModel.signal(m[3 * r] * rgb[0] + m[3 * r + 1] * rgb[1] + m[3 * r + 2] * rgb[2])
+                }
+            }
+            return Picture(width: width, height: height, values: values)
+        }
+
         /// Patches of sixteen colours (two rows of eight, from about 5 to 1,000 cd/m²), a grey
         /// ramp from black to 0.8 (about 1,500 cd/m²) and a sweep of hues at about 100 cd/m²; edges
         /// on multiples of 8 pixels.

@@ -43,6 +43,9 @@ final class DolbyVisionConverter {
         guard let reshaper = reshaper?.reshaper else { preconditionFailure("no reshaper") }
 
         let scaled = try scale(frame, width: width, height: height)
+        // swscale widens by shifting (10-bit 1023 is 65472): the base layer's largest code is 1.
+        let depth = Int(av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointer.pointee.format))?.pointee.comp.0.depth ?? 16)
+        let scale = 1 / Float(((1 << depth) - 1) << (16 - min(depth, 16)))
         let out = try Self.frame(AV_PIX_FMT_GBRP16LE, width: width, height: height)
         let s = scaled.pointer.pointee, o = out.pointer.pointee
         guard let y = s.data.0, let cb = s.data.1, let cr = s.data.2,
@@ -54,7 +57,7 @@ final class DolbyVisionConverter {
                 UnsafeMutableRawPointer(plane + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
             }
             reshaper.run(y: line(y, s.linesize.0), cb: line(cb, s.linesize.1), cr: line(cr, s.linesize.2), count: width,
-                         red: line(red, o.linesize.2), green: line(green, o.linesize.0), blue: line(blue, o.linesize.1))
+                         scale: scale, red: line(red, o.linesize.2), green: line(green, o.linesize.0), blue: line(blue, o.linesize.1))
         }
         let color = Self.reshapedColor
         out.pointer.pointee.color_range = color.range
@@ -69,7 +72,7 @@ final class DolbyVisionConverter {
         return out
     }
 
-    /// `frame` at `width` × `height` in `yuv444p16le`, each plane's values as they were (scaled
+    /// `frame` at `width` × `height` in `yuv444p16le`, each plane's values as they were (shifted
     /// to 16 bits). The corresponding C functions are `sws_getCachedContext`,
     /// `sws_setColorspaceDetails` and `sws_scale_frame`.
     private func scale(_ frame: Frame, width: Int, height: Int) throws -> Frame {

@@ -8,7 +8,7 @@ import Foundation
 ///    piece's terms over the three components (`reshape`); the result is kept between the
 ///    curve's first and last pivots.
 /// 2. `ycc_to_rgb_matrix` on the reshaped values less `ycc_to_rgb_offset`: PQ-coded L'M'S'.
-/// 3. The PQ EOTF: linear LMS.
+/// 3. The PQ EOTF: linear LMS. (Both PQ curves are read from samples, `PerceptualQuantizer`.)
 /// 4. `rgb_to_lms_matrix`, then the fixed matrix from Hunt-Pointer-Estevez LMS (BT.2020 white,
 ///    no crosstalk) to BT.2020 RGB, as one matrix: linear RGB.
 /// 5. The PQ inverse EOTF: R'G'B', PQ, BT.2020 primaries, full range; tone-mapped from there
@@ -29,6 +29,9 @@ struct DolbyVisionReshaper {
     private let offset: [Float]
     /// `lmsToRGB × rgb_to_lms_matrix`, row by row.
     private let linear: [Float]
+    /// The PQ curves, sampled (`PerceptualQuantizer.interpolate`).
+    private let toLinear = PerceptualQuantizer.linearSamples
+    private let toSignal = PerceptualQuantizer.signalSamples
 
     private static let piecesPerComponent = 8
 
@@ -75,45 +78,61 @@ struct DolbyVisionReshaper {
     /// The PQ-coded BT.2020 R'G'B' (each 0 to 1) of one pixel of the base layer, whose
     /// components are 0 to 1 (`code / (2^depth - 1)`).
     func rgb(_ i: Float, _ p: Float, _ t: Float) -> (Float, Float, Float) {
-        coefficients.withUnsafeBufferPointer { c in
-            bounds.withUnsafeBufferPointer { b in pixel(i, p, t, c.baseAddress!, b.baseAddress!) }
-        }
+        withTables { pixel(i, p, t, $0) }
     }
 
-    /// Reshapes `count` pixels of 16-bit planes (0 to 65535 for 0 to 1) into 16-bit R'G'B' planes.
-    func run(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int,
-             red: UnsafeMutablePointer<UInt16>, green: UnsafeMutablePointer<UInt16>, blue: UnsafeMutablePointer<UInt16>) {
-        let scale: Float = 1 / 65535
+    /// The pointers the inner loop reads, valid inside `body`.
+    private struct Tables {
+        var coefficients, bounds, toLinear, toSignal: UnsafePointer<Float>
+    }
+
+    private func withTables<R>(_ body: (Tables) -> R) -> R {
         coefficients.withUnsafeBufferPointer { c in
             bounds.withUnsafeBufferPointer { b in
-                let c = c.baseAddress!, b = b.baseAddress!
-                for x in 0..<count {
-                    let (r, g, bl) = pixel(Float(y[x]) * scale, Float(cb[x]) * scale, Float(cr[x]) * scale, c, b)
-                    red[x] = UInt16(r * 65535 + 0.5)
-                    green[x] = UInt16(g * 65535 + 0.5)
-                    blue[x] = UInt16(bl * 65535 + 0.5)
+                toLinear.withUnsafeBufferPointer { l in
+                    toSignal.withUnsafeBufferPointer { s in
+                        body(Tables(coefficients: c.baseAddress!, bounds: b.baseAddress!, toLinear: l.baseAddress!,
+                                    toSignal: s.baseAddress!))
+                    }
                 }
             }
         }
     }
 
+    /// Reshapes `count` pixels of 16-bit planes, whose values times `scale` are the base layer's
+    /// (0 to 1), into 16-bit R'G'B' planes (0 to 65535).
+    func run(y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, count: Int, scale: Float,
+             red: UnsafeMutablePointer<UInt16>, green: UnsafeMutablePointer<UInt16>, blue: UnsafeMutablePointer<UInt16>) {
+        withTables { tables in
+            for x in 0..<count {
+                let (r, g, b) = pixel(Float(y[x]) * scale, Float(cb[x]) * scale, Float(cr[x]) * scale, tables)
+                red[x] = UInt16(r * 65535 + 0.5)
+                green[x] = UInt16(g * 65535 + 0.5)
+                blue[x] = UInt16(b * 65535 + 0.5)
+            }
+        }
+    }
+
     @inline(__always)
-    private func pixel(_ i: Float, _ p: Float, _ t: Float, _ c: UnsafePointer<Float>,
-                       _ b: UnsafePointer<Float>) -> (Float, Float, Float) {
+    private func pixel(_ i: Float, _ p: Float, _ t: Float, _ tables: Tables) -> (Float, Float, Float) {
         let s0 = min(max(i, 0), 1), s1 = min(max(p, 0), 1), s2 = min(max(t, 0), 1)
         let x01 = s0 * s1, x02 = s0 * s2, x12 = s1 * s2, x012 = x01 * s2
+        let c = tables.coefficients, b = tables.bounds
         let ipt = (reshape(0, s0, s0, s1, s2, x01, x02, x12, x012, c, b),
                    reshape(1, s1, s0, s1, s2, x01, x02, x12, x012, c, b),
                    reshape(2, s2, s0, s1, s2, x01, x02, x12, x012, c, b))
         let n = nonlinear, o = offset
         let v0 = ipt.0 - o[0], v1 = ipt.1 - o[1], v2 = ipt.2 - o[2]
-        let l = PerceptualQuantizer.linear(n[0] * v0 + n[1] * v1 + n[2] * v2)
-        let m = PerceptualQuantizer.linear(n[3] * v0 + n[4] * v1 + n[5] * v2)
-        let s = PerceptualQuantizer.linear(n[6] * v0 + n[7] * v1 + n[8] * v2)
-        let k = linear
-        return (PerceptualQuantizer.signal(k[0] * l + k[1] * m + k[2] * s),
-                PerceptualQuantizer.signal(k[3] * l + k[4] * m + k[5] * s),
-                PerceptualQuantizer.signal(k[6] * l + k[7] * m + k[8] * s))
+        func linear(_ signal: Float) -> Float { PerceptualQuantizer.interpolate(tables.toLinear, signal) }
+        func signal(_ linear: Float) -> Float {
+            PerceptualQuantizer.interpolate(tables.toSignal, max(linear, 0).squareRoot().squareRoot())
+        }
+        let l = linear(n[0] * v0 + n[1] * v1 + n[2] * v2)
+        let m = linear(n[3] * v0 + n[4] * v1 + n[5] * v2)
+        let s = linear(n[6] * v0 + n[7] * v1 + n[8] * v2)
+        let k = self.linear
+        return (signal(k[0] * l + k[1] * m + k[2] * s), signal(k[3] * l + k[4] * m + k[5] * s),
+                signal(k[6] * l + k[7] * m + k[8] * s))
     }
 
     /// Component `component`'s reshaped value: the piece `own` falls in, summed over the terms
