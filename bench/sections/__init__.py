@@ -5,7 +5,7 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import chapters, library, listing, originals, pictures, storyboards, thumbs, tracks
+from sections import chapters, dolbyvision, library, listing, originals, pictures, storyboards, thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -15,5 +15,6 @@ SECTIONS = {
     "tracks": tracks.run,
     "storyboards": storyboards.run,
     "pictures": pictures.run,
+    "dolby-vision": dolbyvision.run,
     "library": library.run,
 }
