@@ -43,8 +43,8 @@ import TestSupport
         let five = try Self.dolbyVisionCopy(in: folder, profile: 5, compatibility: 0)
         let profile5 = try video(five)
         #expect(profile5.hdr == .dolbyVision && profile5.colorTransfer == "smpte2084")
-        #expect(profile5.dolbyVision == MediaInfo.DolbyVision(profile: 5, level: 6, rpuPresent: true, elPresent: false,
-                                                               blPresent: true, blSignalCompatibilityId: 0))
+        #expect(profile5.dolbyVision == MediaInfo.DolbyVision(profile: 5, level: 6, rpu: true, el: false, bl: true,
+                                                               blCompatibilityId: 0))
         #expect(profile5.dolbyVision?.compatibleBaseLayer == .incompatible && profile5.isDolbyVisionOnly)
 
         let eight = try Self.dolbyVisionCopy(in: folder, profile: 8, compatibility: 1)
@@ -57,7 +57,19 @@ import TestSupport
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let json = String(decoding: try encoder.encode(profile5), as: UTF8.self)
         #expect(json.contains(#""hdr":"Dolby Vision""#) && json.contains(#""compatible_base_layer":"none""#)
-                && json.contains(#""bl_signal_compatibility_id":0"#) && json.contains(#""color_transfer":"smpte2084""#), "\(json)")
+                && json.contains(#""bl_compatibility_id":0"#) && json.contains(#""rpu":true"#) && json.contains(#""el":false"#)
+                && json.contains(#""color_transfer":"smpte2084""#), "\(json)")
+    }
+
+    /// A probe kept in the cache database before the record's flags were renamed (`rpuPresent`,
+    /// …) still decodes, to the same record.
+    @Test func dolbyVisionOfAnEarlierProbeDecodes() throws {
+        let earlier = #"{"profile":5,"level":6,"rpuPresent":true,"elPresent":false,"blPresent":true,"#
+            + #""blSignalCompatibilityId":0,"compatibleBaseLayer":"none"}"#
+        let decoded = try JSONDecoder().decode(MediaInfo.DolbyVision.self, from: Data(earlier.utf8))
+        #expect(decoded == MediaInfo.DolbyVision(profile: 5, level: 6, rpu: true, el: false, bl: true, blCompatibilityId: 0))
+        let now = try JSONDecoder().decode(MediaInfo.DolbyVision.self, from: try JSONEncoder().encode(decoded))
+        #expect(now == decoded)
     }
 
     /// The PQ clip's video copied into MP4 (moov after mdat), with a `dvcC` box (Dolby's ISO base
