@@ -33,6 +33,12 @@ public final class MediaTree: Sendable {
     /// document's `MadeKey.stableHash` (two documents' 64-bit hashes do not meet), so kept for
     /// many more documents than their bytes.
     let documentSizes = MemoryCache<UInt64, Int>(capacity: 65_536)
+    /// What each version's listings need beyond its probe (`ListingFacts`), and those learnt since
+    /// they were last written.
+    let listingFactsByVersion = ComputedOnce<FileIdentity, ListingFacts>(capacity: 100_000)
+    let factsToWrite = Mutex<[FileIdentity: ListingFacts]>([:])
+    /// The probe database's kind for this mount's settings (`ListingFacts.kind(for:)`).
+    let listingFactsKind: String
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NamelessDocument`; nil where it cannot be split).
@@ -76,6 +82,7 @@ public final class MediaTree: Sendable {
         self.media = media
         self.logger = logger
         self.settings = settings
+        listingFactsKind = ListingFacts.kind(for: settings)
         root = SourceFolder(path: .root, placement: nil)
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
