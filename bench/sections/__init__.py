@@ -5,7 +5,7 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import chapters, library, listing, originals, pictures, storyboards, thumbs, tracks
+from sections import chapters, films, library, listing, originals, pictures, storyboards, thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -16,4 +16,5 @@ SECTIONS = {
     "storyboards": storyboards.run,
     "pictures": pictures.run,
     "library": library.run,
+    "films": films.run,
 }
