@@ -24,6 +24,6 @@ enum Allocator {
         if status != 0 {
             logger.warning("jemalloc's background thread did not start (error \(status)): freed memory is returned only as the daemon works")
         }
-        ProbeArena.configure(logger: logger)
+        ChurnArena.configure(logger: logger)
     }
 }

@@ -42,7 +42,7 @@ enum EntryFanOut {
         let stallNanoseconds = UInt64(stallAfter * 1e9)
 
         @Sendable func work() {
-            ListingThreads.prepareThisThread()
+            ChurningThreads.prepareThisThread()
             while true {
                 let claimed = state.withLock { s -> Int? in
                     guard s.next < count else {
@@ -103,13 +103,14 @@ enum EntryFanOut {
     }
 }
 
-/// The threads that list the source's folders, and so probe their files (`EntryFanOut`): the
-/// program may have them do something before they work, such as allocate from an arena of their
-/// own (mediafs's `ProbeArena`).
-public enum ListingThreads {
+/// Threads whose work allocates and frees the same memory over and over, a few milliseconds
+/// apart: the listing threads, which probe file after file (`EntryFanOut`), and the track passes'
+/// readers, which allocate each packet they demux. The program may have them do something before
+/// they work, such as allocate from an arena of their own (mediafs's `ChurnArena`).
+public enum ChurningThreads {
     private static let preparation = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// Sets what a listing thread runs each time before it takes entries to work on; nil for nothing.
+    /// Sets what such a thread runs each time before it takes work; nil for nothing.
     public static func prepare(with setUp: (@Sendable () -> Void)?) {
         preparation.withLock { $0 = setUp }
     }
