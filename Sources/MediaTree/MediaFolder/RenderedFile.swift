@@ -26,7 +26,10 @@ extension RenderedFile {
     var nameAsHeld: String? { nil }
     func lengthWithoutName(in tree: MediaTree) throws -> Int? { nil }
 
-    func size(in tree: MediaTree) throws -> Int {
+    func size(in tree: MediaTree) throws -> Int { try learntSize(in: tree) }
+
+    /// The length from the listing facts, else rendered once and learnt.
+    func learntSize(in tree: MediaTree) throws -> Int {
         let document = documentName.escaped
         let facts = tree.listingFacts(of: version).snapshot
         guard holdsOriginalName else {
