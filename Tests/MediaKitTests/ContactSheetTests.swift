@@ -2,6 +2,7 @@ import SystemPackage
 import Foundation
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// Contact sheets: the frames expected in order (the keyframe nearest each time, a blank one
 /// replaced by the next keyframe), the header from the probe, exact lengths in JPEG and PNG.

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import SystemPackage
 import Testing
+import TestSupport
 
 /// Thumbnails of the test library, checked by the frame index every frame carries in its strip
 /// (see scripts/make-media.sh). feature-1080p.mp4 (small set): 640×360, 25 fps, 30 s, a keyframe

@@ -1,26 +1,25 @@
 import Foundation
-import TestSupport
 
 /// Python's PIL (Pillow), a decoder independent of FFmpeg and libjpeg's own tools, where it is
 /// installed (Debian `python3-pil`, or `pip install Pillow`): the first of `python3` on PATH and
 /// the system's `/usr/bin/python3` that imports it.
-enum PythonImaging {
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+public enum PythonImaging {
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static let python: String? = ["python3", "/usr/bin/python3"].first { candidate in
+    public static let python: String? = ["python3", "/usr/bin/python3"].first { candidate in
         (try? Command.run([candidate, "-c", "import PIL"], timeout: 30).succeeded) == true
     }
 
     /// Why tests that need PIL are skipped, or nil when it is there.
-    static var missing: String? {
+    public static var missing: String? {
         python == nil ? "Python PIL is not installed (apt-get install python3-pil, or pip install Pillow)" : nil
     }
 
     /// What PIL reads from `file`: its format, mode, size, and the RGB pixels' bytes, via
     /// `Image.open(...).load()` (a full decode).
-    static func read(_ file: URL) throws -> (format: String, mode: String, width: Int, height: Int, rgb: [UInt8]) {
+    public static func read(_ file: URL) throws -> (format: String, mode: String, width: Int, height: Int, rgb: [UInt8]) {
         guard let python else { throw Failed(description: missing!) }
         let rgbFile = file.appendingPathExtension("rgb")
         defer { try? FileManager.default.removeItem(at: rgbFile) }
