@@ -134,7 +134,7 @@ import TestSupport
             defer { lister.kill9() }
             let read = Mutex<(images: [String: [UInt8]], errors: [String])>(([:], []))
             let client = MountedTreeClient(point: mount.point)
-            DispatchQueue.concurrentPerform(iterations: 8) { reader in
+            Threads.run(8) { reader in
                 var random = SeededGenerator(seed: UInt64(reader))
                 for _ in 0..<200 {
                     let name = names.randomElement(using: &random)!

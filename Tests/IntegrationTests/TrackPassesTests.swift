@@ -55,7 +55,7 @@ import TestSupport
             let folder = "movie-1080p.mkv/tracks"
             let names = try client.names(folder).flatMap { group in try client.names(folder + "/" + group).map { "\(folder)/\(group)/\($0)" } }
             let seen = Mutex<(sizes: [String: Set<Int64>], errors: [String])>(([:], []))
-            DispatchQueue.concurrentPerform(iterations: 8) { k in
+            Threads.run(8) { k in
                 for name in names[k...] + names[..<k] {
                     do {
                         let size = try client.stat(name).size

@@ -14,6 +14,14 @@ public struct StoredPNG: Sendable {
         public init(description: String) { self.description = description }
     }
 
+    /// A picture decoded elsewhere (by PIL, say), for the readers of a `StoredPNG`.
+    public init(width: Int, height: Int, rgb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+        chunks = []
+    }
+
     public init(_ bytes: [UInt8]) throws {
         func fail(_ text: String) -> Malformed { Malformed(description: text) }
         func be32(_ at: Int) -> Int {
@@ -72,6 +80,16 @@ public struct StoredPNG: Sendable {
             rgb += raw[y * rowLength + 1 ..< (y + 1) * rowLength]
         }
         self.rgb = rgb
+    }
+
+    /// The `width` × `height` region whose top-left corner is at (`x`, `y`).
+    public func region(x: Int, y: Int, width w: Int, height h: Int) -> StoredPNG {
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(3 * w * h)
+        for row in y..<(y + h) {
+            rgb += self.rgb[3 * (row * width + x) ..< 3 * (row * width + x + w)]
+        }
+        return StoredPNG(width: w, height: h, rgb: rgb)
     }
 
     /// The pixel at (x, y) as (r, g, b).
