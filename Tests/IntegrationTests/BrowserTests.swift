@@ -74,14 +74,14 @@ import TestSupport
             let site = try folder.makeFolder("site")
             try Self.page.write(toFile: site + "/page.html", atomically: false, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: site + "/film", withDestinationPath: mount.path("clip.mp4"))
-            let port = 18_000 + Int(getpid() % 1000)
+            let port = try Loopback.sparePort()
             let server = try ChildProcess([Command.pythonPath, "-m", "http.server", String(port), "--bind", "127.0.0.1",
                                            "--directory", site])
             defer {
                 server.signal(SIGTERM)
                 if server.wait(timeout: 5) == nil { _ = server.kill9() }
             }
-            let ready = Wait.until(10) { Self.accepts(port: port) }
+            let ready = Wait.until(10) { Loopback.accepts(port: port) }
             #expect(ready, "the web server answers")
             let browser = try Command.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
                                            "--dump-dom", "http://127.0.0.1:\(port)/page.html"], timeout: 90)
@@ -111,19 +111,5 @@ import TestSupport
                                               "http://127.0.0.1:\(port)/sheet.html"], timeout: 90, directory: shot)
             #expect(screenshot.succeeded && FileManager.default.fileExists(atPath: picture), "\(screenshot)")
         }
-    }
-
-    /// Whether something accepts a TCP connection on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 }

@@ -4,10 +4,11 @@ import Testing
 import TestSupport
 
 /// Source changes while mounted, through a real mount whose kernel cache time (30 s) is far longer
-/// than the 2 s allowed: only the watcher's notifications can make a change show in time. Each
-/// check polls with a 2 s deadline from the moment the change is complete, and asserts it held.
+/// than the 10 s allowed: only the watcher's notifications can make a change show in time. Each
+/// check waits at most 10 s from the moment the change is complete (a loaded machine may take
+/// seconds; the kernel alone would take 30), and asserts it held.
 @Suite(.mounts) struct LiveChangesTests {
-    static let deadline = 2.0
+    static let deadline = 10.0
 
     /// A source folder of the test's own, mounted with a long kernel cache time, torn down afterwards.
     private func withMount(_ name: String, prepare: (String) throws -> Void, _ body: (String, Mount) throws -> Void) throws {
