@@ -37,7 +37,7 @@ import TestSupport
             // user.mediafs.time attribute of every entry, which would make each image).
             let listing = expectSuccess(try server.client("cd \(Self.film)/thumbs; ls; cd ../chapters; ls", directory: fetched))
             #expect(listing.stdout.contains("at-00m00s.png") && listing.stdout.contains("01 00h00m00s Prologue.png"), "\(listing)")
-            let afterListing = try TrackChecks.statistics(mount.point)
+            let afterListing = try MountedTreeClient(point: mount.point).statistics()
             #expect(afterListing["thumbnails_made"] == 0 && afterListing["chapter_images_made"] == 0, "\(afterListing)")
 
             // Everything of the film but its original (passed through like any file), and a

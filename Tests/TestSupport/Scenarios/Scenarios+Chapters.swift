@@ -35,8 +35,8 @@ extension ScenarioGroup {
                     #expect(status.type == .regular && status.permissions == 0o444 && status.size > 0, c.at(entry.name))
                 }
             }
-            // Names outside the listing do not resolve.
-            for name in ["01 00h00m00s.png", "04 00h00m12s Extra.png", "thumbs", "cover.png"] {
+            // Names outside the listing do not resolve, a title in a language not chosen among them.
+            for name in ["01 00h00m00s.png", "04 00h00m12s Extra.png", "01 00h00m00s Arrival.png", "thumbs", "cover.png"] {
                 #expect(c.statFailure("chapters/two-languages.mp4/chapters/" + name) == ENOENT, c.at(name))
             }
         },

@@ -26,7 +26,7 @@ extension ScenarioGroup {
                          "at-100%@full.png", "at-1s@640x100.png"] {
                 #expect(c.statFailure(thumbs + "/" + name) == nil, c.at(name))
             }
-            for name in ["at-12.5s", "at-12.5.png", "cover.png", "at-x.png", "middle.png", "at-1s@0w.png"] {
+            for name in ["at-12.5s", "at-12.5.png", "at-12.5s.gif", "cover.png", "at-x.png", "middle.png", "at-1s@0w.png"] {
                 #expect(c.statFailure(thumbs + "/" + name) == ENOENT, c.at(name))
             }
             // Nothing to show in a file without video.
