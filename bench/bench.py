@@ -78,11 +78,12 @@ class Bench(Results):
             self._floor = floor.compile_floor(self.work)
         return self._floor
 
-    def peak_rss(self, m, label, goal_mib=None):
-        """The daemon's peak resident set (VmHWM), as a row of the memory section."""
-        kib = m.peak_rss_kib()
+    def peak_rss(self, m, label, goal_mib=None, now=False):
+        """The daemon's peak resident set (VmHWM), or with `now` its resident set at this moment
+        (VmRSS), as a row of the memory section."""
+        kib = m.rss_kib() if now else m.peak_rss_kib()
         if kib is None:
-            self.note("memory", f"{label}: peak RSS not readable (no /proc/{m.pid}/status)")
+            self.note("memory", f"{label}: RSS not readable (no /proc/{m.pid}/status)")
             return None
         mib = round(kib / 1024, 1)
         if goal_mib is None:

@@ -277,10 +277,17 @@ class MediafsMount:
 
     def peak_rss_kib(self):
         """The daemon's peak resident set (VmHWM, KiB), or None when it cannot be read."""
+        return self._status_kib("VmHWM:")
+
+    def rss_kib(self):
+        """The daemon's resident set now (VmRSS, KiB), or None when it cannot be read."""
+        return self._status_kib("VmRSS:")
+
+    def _status_kib(self, field):
         try:
             with open(f"/proc/{self.pid}/status", encoding="utf-8") as f:
                 for line in f:
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(field):
                         return int(line.split()[1])
         except (OSError, TypeError, ValueError):
             pass

@@ -11,6 +11,8 @@ import media
 from measure import BenchError, Peer
 
 ID = "storyboards"
+FULL_GOAL = 0.05  # against Jellyfin's default trickplay (every frame decoded)
+VCSI_GOAL = 0.15
 FILM = "feature-1080p.mp4"
 INTERVAL, COLUMNS, ROWS, WIDTH = 10, 10, 10, 320
 TILE = f"fps=1/{INTERVAL},scale={WIDTH}:-2,tile={COLUMNS}x{ROWS}"
@@ -79,7 +81,10 @@ def run(bench):
             Peer(MOUNT_BOARD, read_board, prepare=fresh),
         ], bench.runs, warmup=0, drop=bench.can_drop)
         bench.ratio(ID, "whole storyboard, cold", ("mount", t[MOUNT_BOARD]), (NOKEY, t[NOKEY]), goal_max=0.7)
-        bench.ratio(ID, "whole storyboard, cold", ("mount", t[MOUNT_BOARD]), (FULL, t[FULL]), goal_max=0.1)
+        bench.ratio(ID, "whole storyboard, cold", ("mount", t[MOUNT_BOARD]), (FULL, t[FULL]), goal_max=FULL_GOAL)
+        bench.note(ID, f"goals raised (issue 28): against Jellyfin's default command from 0.1x to {FULL_GOAL:g}x, "
+                       f"against vcsi from 0.3x to {VCSI_GOAL:g}x; both had been met at about a fifth of the old goal, "
+                       "and the mount decodes keyframes only where both commands decode far more")
         # Where the time of a cold storyboard goes (what Tests' StoryboardMeasurement printed): the
         # first sheet alone (the probe, the keyframe scan and one sheet), and the contact sheet once
         # the storyboard has been read (the keyframes known) against made alone, cold.
@@ -108,7 +113,7 @@ def run(bench):
                 peers.insert(0, Peer(VCSI, vcsi))
             t = bench.compare(ID, "contact sheet, cold", peers, bench.runs, warmup=0, drop=bench.can_drop)
             if has_vcsi:
-                bench.ratio(ID, "contact sheet, cold", ("mount", t[MOUNT_SHEET]), (VCSI, t[VCSI]), goal_max=0.3)
+                bench.ratio(ID, "contact sheet, cold", ("mount", t[MOUNT_SHEET]), (VCSI, t[VCSI]), goal_max=VCSI_GOAL)
         else:
             bench.note(ID, f"{FILM}/contact-sheet.jpg is not in the mount: the contact sheet comparison is skipped")
         bench.peak_rss(m, "daemon after the storyboards section")

@@ -20,6 +20,7 @@ FFMPEG_AT = "ffmpeg -ss T -frames:v 1 -vf scale=320:-1"
 LOAD_GOAL_MIB = 200
 NEAR_AT_GOAL = 1.2
 NEAR_THUMBNAILER_GOAL = 0.25
+WHOLE_THUMBS_GOAL = 0.35  # the whole thumbs/ against one ffmpeg pass
 
 
 def run(bench):
@@ -196,7 +197,9 @@ def whole_folder(bench, src, out):
         Peer("cp from a fresh mount", measure=fresh_copy),
     ], min(bench.runs, 3), warmup=0)
     bench.ratio(ID, "whole thumbs/ of the film", ("cp from a fresh mount", t["cp from a fresh mount"]),
-                (ref_name, t[ref_name]), goal_max=1.0)
+                (ref_name, t[ref_name]), goal_max=WHOLE_THUMBS_GOAL)
+    bench.note(ID, f"goal raised (issue 28) from 1x to {WHOLE_THUMBS_GOAL:g}x: it had been met at about a fifth; one "
+                   "ffmpeg pass decodes every frame of the film, the mount only what each listed time needs")
     bench.note(ID, "the mount side includes mounting and unmounting (about 0.1 s): the copy must start from an empty "
                    "memory cache")
 

@@ -15,7 +15,7 @@ FILM = "movie-1080p.mkv"
 FLOOR_GOAL = 1.2
 SUBTITLES_GOAL = 0.3
 AUDIO_GOAL = 0.8
-CACHED_AUDIO_GOAL = 1.0
+CACHED_AUDIO_GOAL = 0.25  # raised from 1.0 (issue 28): a copy out of the cache folder
 FLOOR_NAME = "demux floor"
 PASS_LINE = re.compile(r"extracted the tracks of (.*): (\d+) of (\d+) files in ([0-9.]+) s")
 
