@@ -39,13 +39,13 @@ final class ChapterImageFile: PictureFile {
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         if name == "user.mediafs.time" {
             return made(in: tree) { result in
-                reply(result.map { Array(TimeText.decimalText($0.frame?.time ?? 0).utf8) })
+                reply(result.map { Array(NameTime.decimalText($0.frame?.time ?? 0).utf8) })
             }
         }
         let value: String
         switch name {
-        case "user.mediafs.chapter.start": value = TimeText.decimalText(entry.chapter.start)
-        case "user.mediafs.chapter.end": value = TimeText.decimalText(entry.chapter.end)
+        case "user.mediafs.chapter.start": value = NameTime.decimalText(entry.chapter.start)
+        case "user.mediafs.chapter.end": value = NameTime.decimalText(entry.chapter.end)
         case "user.mediafs.chapter.title": value = entry.title?.text ?? ""
         case "user.mediafs.chapter.language": value = entry.title?.language ?? "und"
         default: value = recipe.plan.shows.rawValue

@@ -26,10 +26,10 @@ final class ThumbnailFile: PictureFile {
     /// `requested` needs no image; `time` and `keyframe` are those of the frame made, so asking
     /// for them makes the image.
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        if name == "user.mediafs.requested" { return reply(.success(Array(TimeText.decimalText(recipe.request.time).utf8))) }
+        if name == "user.mediafs.requested" { return reply(.success(Array(NameTime.decimalText(recipe.request.time).utf8))) }
         made(in: tree) { result in
             reply(result.map { made in
-                Array((name == "user.mediafs.time" ? TimeText.decimalText(made.frame?.time ?? 0)
+                Array((name == "user.mediafs.time" ? NameTime.decimalText(made.frame?.time ?? 0)
                     : (made.frame?.isKeyframe == true ? "true" : "false")).utf8)
             })
         }
