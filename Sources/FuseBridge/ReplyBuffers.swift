@@ -7,6 +7,7 @@ import Synchronization
 /// is 0, `Allocator`). A buffer allocated and freed per reply cost an `madvise` per readdir and the
 /// page faults of touching its memory again: 6% and 5% of the daemon's time in a library's `ls -lR`.
 final class ReplyBuffers: Sendable {
+    /// `@unchecked`: raw memory, used only by the one reply that took it from `idle`.
     private struct Buffer: @unchecked Sendable {
         let memory: UnsafeMutableRawBufferPointer
     }

@@ -18,8 +18,9 @@ final class ProbedInputs: Sendable {
     let capacity: Int
     let lifetime: Double
 
+    /// `@unchecked`: an `InputFile` is no value a lock could guard; only the thread that takes
+    /// it uses the file, and until then nothing does.
     private struct Kept: @unchecked Sendable {
-        // Only the thread that takes it uses the file; until then nothing does.
         let file: InputFile
         let version: FileIdentity
         let until: UInt64
