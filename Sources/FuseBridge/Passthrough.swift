@@ -128,10 +128,10 @@ final class Passthrough: Sendable {
     /// originals are not passed through (its reads are then spliced by the daemon as before).
     ///
     /// Opens of one inode at the same time share one id: the kernel refuses (EIO) a second open of
-    /// an inode with another backing file. The tree gives a source file replaced by another a new
-    /// inode (`InodeTable`), so an inode is one file; should an open of an old inode come meanwhile
-    /// (the kernel not yet told of the change), it reads the old version, as the handles already
-    /// open on that inode do.
+    /// an inode with another backing file. A source file replaced by another gets a new inode (the
+    /// stamp of its `NodeKey` is the file's identity), so an inode is one file; should an open of
+    /// an old inode come meanwhile (the kernel not yet told of the change), it reads the old
+    /// version, as the handles already open on that inode do.
     func register(_ descriptor: Int32, inode: UInt64) -> Int32? {
         var source = stat()
         guard fstat(descriptor, &source) == 0 else { return nil }

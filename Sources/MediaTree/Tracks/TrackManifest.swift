@@ -97,8 +97,8 @@ struct TrackManifest: Codable, Equatable {
     }
 
     /// Writes the manifest into `folder` under a temporary name and renames it into place, so the
-    /// name only ever holds a whole manifest. Not flushed to the disk (`fsync` cost 50 ms after a
-    /// pass had written its tracks): after a crash, a manifest that did not survive, or files that
+    /// name only ever holds a whole manifest. Not flushed to the disk (an `fsync` after a pass
+    /// waits for every track it wrote to reach the disk): after a crash, a manifest that did not survive, or files that
     /// did not, fail the checks of `load`, and the pass runs again.
     /// - Returns: its length in bytes.
     /// - Throws: `TreeError.io`.
