@@ -2,19 +2,15 @@ import MediaKit
 
 /// An image in `thumbs/`: the frame its name asks for (parsed once, at lookup), scaled, in the
 /// format of its extension; its size is known from the probe alone (`ThumbnailRequest.encodedSize`).
-final class ThumbnailFile: PictureFile {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ThumbnailFile: PictureFile, VersionNode {
+    let spot: VersionSpot
     let recipe: ThumbnailRecipe
 
     static let kind = "thumbnail"
 
     init(folder: ThumbsFolder, name: Name, request: ThumbnailRequest) {
-        version = folder.version
-        placement = folder.placement(of: name)
+        spot = VersionSpot(madeFile: Self.kind, named: name, in: folder)
         recipe = ThumbnailRecipe(request: request)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
     var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.thumbs)/\(placement!.name)" }
