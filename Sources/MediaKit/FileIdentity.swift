@@ -3,7 +3,7 @@ import SystemPackage
 
 /// Which version of a file: a change in any field means the file changed (the tree probes it
 /// again; a file a probe kept open is not handed out, `ProbedInputs`).
-public struct FileIdentity: Hashable, Sendable {
+public struct FileIdentity: Hashable, Sendable, Codable {
     public var device: UInt64
     public var inode: UInt64
     public var size: Int64

@@ -139,12 +139,6 @@ public struct ChapterList: Codable, Sendable, Equatable {
         public var sample: Int
         /// FFmpeg's codec name for the image: `mjpeg` or `png`.
         public var codec: String
-
-        public init(trackID: UInt32, sample: Int, codec: String) {
-            self.trackID = trackID
-            self.sample = sample
-            self.codec = codec
-        }
     }
 }
 
