@@ -83,7 +83,7 @@ let package = Package(
         // Shared by the tests: the fixture library made with the ffmpeg command, process helpers
         // over MountLifecycle's spawner and mount-table reader (`Spawn`, `KernelMounts`), and the
         // scenario suites run both against MediaTree and through a mount (`Scenarios/`).
-        .target(name: "TestSupport", dependencies: ["MountLifecycle", "FuseBridge", "MediaTree", "MediaKit"],
+        .target(name: "TestSupport", dependencies: ["MountLifecycle", "FuseBridge", "MediaTree", "MediaKit", "CZlib"],
                 path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -88,7 +88,8 @@ public final class KernelNotifier: SourceChangeSink {
     }
 }
 
-/// The session pointer, kept under the notifier's lock.
+/// The session pointer, kept under the notifier's lock (`@unchecked`: a C pointer, which libfuse
+/// lets any thread notify through).
 private struct SessionPointer: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }

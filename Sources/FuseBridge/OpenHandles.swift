@@ -56,6 +56,7 @@ final class PassedThroughFile: Sendable {
 /// (EBADF) instead of being freed memory.
 enum HandleSlot {
     /// The open objects; each is used by one request at a time, the table only keeps them alive.
+    /// `@unchecked`: they are not `Sendable`, so a `Mutex` could not hand them out of its lock.
     private final class Table: @unchecked Sendable {
         let lock = NSLock()
         var next: UInt64 = 1

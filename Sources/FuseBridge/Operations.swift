@@ -100,6 +100,7 @@ enum Operations {
 /// A request's `fuse_file_info`, copied. libfuse passes `open` and `opendir` a pointer to a
 /// variable on its own stack, gone as soon as the callback returns; requests answered later, from
 /// another thread, fill in and reply with this copy instead. The one owner of its memory.
+/// `@unchecked`: a C struct behind a pointer, filled and read by the one request holding it.
 final class FileInfo: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<fuse_file_info>
 

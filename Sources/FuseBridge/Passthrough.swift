@@ -2,6 +2,7 @@ import CFuse
 import Foundation
 import Glibc
 import Logging
+import Synchronization
 
 /// FUSE passthrough for originals (Linux 6.9 and later): an original's descriptor is registered
 /// with the kernel at `open`, and the kernel then reads, maps and splices the source file itself;
@@ -16,8 +17,8 @@ import Logging
 /// (ELOOP: on a stacked file system) is read through the daemon, and others still passed through.
 /// The kernel requires that all opens of one file agree: the answer for a file does not change
 /// while the mount lasts.
-final class Passthrough: @unchecked Sendable {
-    private enum State {
+final class Passthrough: Sendable {
+    private enum Mode {
         /// Not asked for: INIT not seen yet, the kernel does not offer it, or turned off.
         case off
         /// Asked for in the INIT reply; no descriptor registered yet.
@@ -28,25 +29,32 @@ final class Passthrough: @unchecked Sendable {
         case refused
     }
 
-    private let lock = NSLock()
-    private var state = State.off
-    private let wanted: Bool
-    private let logger: Logger
-    private var initUnique: UInt64?
-    /// OPEN requests read and not yet answered, by unique.
-    private var pendingOpens: Set<UInt64> = []
-    /// Backing ids of handles whose OPEN reply is still to be written, by file handle.
-    private var replies: [UInt64: Int32] = [:]
-    /// The backing id of each file open with passthrough, by inode, and how many opens use it.
-    private var shared: [UInt64: Shared] = [:]
+    /// What the reading, replying and opening threads share, under one lock.
+    private struct State {
+        var mode = Mode.off
+        var initUnique: UInt64?
+        /// OPEN requests read and not yet answered, by unique.
+        var pendingOpens: Set<UInt64> = []
+        /// Backing ids of handles whose OPEN reply is still to be written, by file handle.
+        var replies: [UInt64: Int32] = [:]
+        /// The backing id of each file open with passthrough, by inode, and how many opens use it.
+        var shared: [UInt64: Shared] = [:]
+        /// Devices whose files the kernel would not pass through (logged once each).
+        var refusedDevices: Set<dev_t> = []
+        /// /dev/fuse of the session, set once mounted.
+        var device: Int32 = -1
+
+        var takesDescriptors: Bool { mode == .offered || mode == .working }
+    }
+
     private struct Shared {
         let backing: Int32
         var users: Int
     }
-    /// Devices whose files the kernel would not pass through (logged once each).
-    private var refusedDevices: Set<dev_t> = []
-    /// /dev/fuse of the session, set once mounted.
-    private var device: Int32 = -1
+
+    private let state = Mutex(State())
+    private let wanted: Bool
+    private let logger: Logger
 
     init(wanted: Bool, logger: Logger) {
         self.wanted = wanted
@@ -54,14 +62,14 @@ final class Passthrough: @unchecked Sendable {
     }
 
     /// Whether originals are being passed through.
-    var isWorking: Bool { lock.withLock { state == .working } }
+    var isWorking: Bool { state.withLock { $0.mode == .working } }
 
     /// Takes `session`'s traffic through `received` and `send`.
     /// - Returns: false when libfuse refuses custom I/O (the session then runs as it was).
     func install(on session: OpaquePointer) -> Bool {
         guard wanted else { return true }
         let fd = fuse_session_fd(session)
-        lock.withLock { device = fd }
+        state.withLock { $0.device = fd }
         var io = fuse_custom_io()
         io.read = { fd, buffer, length, userdata in
             let count = Glibc.read(fd, buffer, length)
@@ -83,10 +91,10 @@ final class Passthrough: @unchecked Sendable {
         switch cfuse_request_opcode(buffer, count, &unique) {
         case UInt32(CFUSE_OPCODE_INIT):
             let offered = cfuse_init_offers_passthrough(buffer, count) != 0
-            lock.withLock { initUnique = offered ? unique : nil }
+            state.withLock { $0.initUnique = offered ? unique : nil }
             if !offered { logger.info("the kernel offers no FUSE passthrough: originals are read through the daemon") }
         case UInt32(CFUSE_OPCODE_OPEN):
-            lock.withLock { if state == .offered || state == .working { _ = pendingOpens.insert(unique) } }
+            state.withLock { if $0.takesDescriptors { _ = $0.pendingOpens.insert(unique) } }
         default:
             break
         }
@@ -97,14 +105,14 @@ final class Passthrough: @unchecked Sendable {
         var error: Int32 = 0
         let unique = cfuse_reply_unique(iov, count, &error)
         enum Patch { case none, initReply, open(Int32) }
-        let patch: Patch = lock.withLock {
-            if unique != 0, unique == initUnique {
-                initUnique = nil
-                if error == 0 { state = .offered }
+        let patch: Patch = state.withLock { state in
+            if unique != 0, unique == state.initUnique {
+                state.initUnique = nil
+                if error == 0 { state.mode = .offered }
                 return error == 0 ? .initReply : .none
             }
-            guard pendingOpens.remove(unique) != nil, error == 0,
-                  let backing = replies.removeValue(forKey: cfuse_open_reply_fh(iov, count)) else { return .none }
+            guard state.pendingOpens.remove(unique) != nil, error == 0,
+                  let backing = state.replies.removeValue(forKey: cfuse_open_reply_fh(iov, count)) else { return .none }
             return .open(backing)
         }
         switch patch {
@@ -120,60 +128,61 @@ final class Passthrough: @unchecked Sendable {
     /// originals are not passed through (its reads are then spliced by the daemon as before).
     ///
     /// Opens of one inode at the same time share one id: the kernel refuses (EIO) a second open of
-    /// an inode with another backing file. The tree gives a source file replaced by another a new
-    /// inode (`InodeTable`), so an inode is one file; should an open of an old inode come meanwhile
-    /// (the kernel not yet told of the change), it reads the old version, as the handles already
-    /// open on that inode do.
+    /// an inode with another backing file. A source file replaced by another gets a new inode (the
+    /// stamp of its `NodeKey` is the file's identity), so an inode is one file; should an open of
+    /// an old inode come meanwhile (the kernel not yet told of the change), it reads the old
+    /// version, as the handles already open on that inode do.
     func register(_ descriptor: Int32, inode: UInt64) -> Int32? {
         var source = stat()
         guard fstat(descriptor, &source) == 0 else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard state == .offered || state == .working else { return nil }
-        if var entry = shared[inode] {
-            entry.users += 1
-            shared[inode] = entry
-            return entry.backing
+        let device = source.st_dev
+        return state.withLock { state -> Int32? in
+            guard state.takesDescriptors else { return nil }
+            if var entry = state.shared[inode] {
+                entry.users += 1
+                state.shared[inode] = entry
+                return entry.backing
+            }
+            let backing = cfuse_backing_open(state.device, descriptor)
+            if backing > 0 {
+                if state.mode == .offered { logger.info("originals are read by the kernel directly (FUSE passthrough)") }
+                state.mode = .working
+                state.shared[inode] = Shared(backing: backing, users: 1)
+                return backing
+            }
+            let code = errno
+            let reason = String(cString: strerror(code))
+            if code == EPERM || code == ENOTTY || code == EOPNOTSUPP {
+                // The connection's answer (no passthrough, or no CAP_SYS_ADMIN), not this file's:
+                // decided under the lock, so no other open is passed through meanwhile.
+                state.mode = .refused
+                state.pendingOpens.removeAll()
+                logger.info("FUSE passthrough refused (\(reason)): originals are read through the daemon")
+            } else if state.refusedDevices.insert(device).inserted {
+                // This file's (ELOOP: a stacked file system such as overlayfs): its reads, and those
+                // of others like it, go through the daemon; the rest are still passed through.
+                logger.notice("FUSE passthrough refused a file on device \(device) (\(reason)); its reads go through the daemon")
+            }
+            return nil
         }
-        let backing = cfuse_backing_open(device, descriptor)
-        if backing > 0 {
-            if state == .offered { logger.info("originals are read by the kernel directly (FUSE passthrough)") }
-            state = .working
-            shared[inode] = Shared(backing: backing, users: 1)
-            return backing
-        }
-        let code = errno
-        let reason = String(cString: strerror(code))
-        if code == EPERM || code == ENOTTY || code == EOPNOTSUPP {
-            // The connection's answer (no passthrough, or no CAP_SYS_ADMIN), not this file's:
-            // decided under the lock, so no other open is passed through meanwhile.
-            state = .refused
-            pendingOpens.removeAll()
-            logger.info("FUSE passthrough refused (\(reason)): originals are read through the daemon")
-        } else if refusedDevices.insert(source.st_dev).inserted {
-            // This file's (ELOOP: a stacked file system such as overlayfs): its reads, and those of
-            // others like it, go through the daemon; the rest are still passed through.
-            logger.notice("FUSE passthrough refused a file on device \(source.st_dev) (\(reason)); its reads go through the daemon")
-        }
-        return nil
     }
 
     /// Marks the OPEN reply for `handle` to carry `backing`.
     func expectReply(handle: UInt64, backing: Int32) {
-        lock.withLock { replies[handle] = backing }
+        state.withLock { $0.replies[handle] = backing }
     }
 
     /// Ends one open of `inode`; its backing id is dropped with the last (the kernel keeps its own
     /// reference for files it opened with it).
     func release(inode: UInt64, backing: Int32) {
-        lock.withLock {
-            guard var entry = shared[inode], entry.backing == backing else { return }
+        state.withLock { state in
+            guard var entry = state.shared[inode], entry.backing == backing else { return }
             entry.users -= 1
             if entry.users > 0 {
-                shared[inode] = entry
+                state.shared[inode] = entry
             } else {
-                shared[inode] = nil
-                _ = cfuse_backing_close(device, backing)
+                state.shared[inode] = nil
+                _ = cfuse_backing_close(state.device, backing)
             }
         }
     }

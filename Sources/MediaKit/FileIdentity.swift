@@ -3,19 +3,14 @@ import SystemPackage
 
 /// Which version of a file: a change in any field means the file changed (the tree probes it
 /// again; a file a probe kept open is not handed out, `ProbedInputs`).
-public struct FileIdentity: Hashable, Sendable {
+public struct FileIdentity: Hashable, Sendable, Codable {
     public var device: UInt64
     public var inode: UInt64
     public var size: Int64
     public var modificationNanoseconds: Int64
+}
 
-    public init(device: UInt64, inode: UInt64, size: Int64, modificationNanoseconds: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modificationNanoseconds = modificationNanoseconds
-    }
-
+extension FileIdentity {
     /// The version a `stat` (or `lstat`, `fstat`) result describes.
     public init(_ st: stat) {
         self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The mounts of this process's mount namespace, from /proc/self/mountinfo: the one reader of it
 /// (the watchdog, the CLI's checks of mount points, the tests' harness).
@@ -26,8 +27,26 @@ public enum KernelMounts {
 
     /// Every mount, in the order they were made (empty if mountinfo cannot be read).
     public static func all() -> [Entry] {
-        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
+        guard let text = readToEnd("/proc/self/mountinfo") else { return [] }
         return entries(in: text)
+    }
+
+    /// A file's text read until `read` says its end. A procfs file says its size is 0 and gives a
+    /// page at a time, so a reader that trusts the size (Foundation's `String(contentsOfFile:)`)
+    /// gets the first page only: past about 30 mounts, the newest were missing.
+    static func readToEnd(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[..<count]
+        }
     }
 
     /// The mounts on `path` (absolute and resolved, as the kernel writes it), in the order they

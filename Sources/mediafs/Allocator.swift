@@ -5,14 +5,13 @@ import Logging
 /// included (Package.swift).
 ///
 /// A track pass allocates a buffer for each packet the demuxer reads and frees it once the muxers
-/// have written it: about 77,000 of each for a ten-minute film with three audio tracks. glibc's
-/// malloc spent a third of the demuxing in that; jemalloc takes a third less time over the same
-/// loop (the figures are in Docs/ARCHITECTURE.md, "The allocator").
+/// have written it: tens of thousands of each for a film. glibc's malloc spends a large share of
+/// the demuxing in that; jemalloc, with its per-thread caches, much less.
 enum Allocator {
     /// Returns freed pages to the system at once (jemalloc's dirty and muzzy decay times 0, from
     /// 10 s, in every arena there is and every arena made later): a decoder closed or put to
     /// sleep frees tens of megabytes of frames, which jemalloc otherwise keeps resident for its
-    /// decay time (Docs/ARCHITECTURE.md, "Memory"). Reads the times back, and says so at debug
+    /// decay time (Docs/PERFORMANCE.md, "Memory"). Reads the times back, and says so at debug
     /// level. Then lets a jemalloc background thread do the returning; without it that happens
     /// only on later allocations. Logs and goes on when either cannot be set.
     static func configure(logger: Logger) {

@@ -8,8 +8,8 @@ import MediaTree
 /// and free them a few milliseconds later; a track pass's reader allocates a buffer for each
 /// block it demuxes. With the program's decay time of 0 (`Allocator`) those pages went back to
 /// the system at each free and were faulted in again at the next allocation: the largest cost of
-/// a first listing after the probes' own work, and a tenth of a pass (the bench's films and tracks
-/// sections). Here freed pages wait `decayMilliseconds` for the next allocation, then go back; the
+/// a first listing after the probes' own work, and a share of a pass (the bench's library and
+/// tracks sections). Here freed pages wait `decayMilliseconds` for the next allocation, then go back; the
 /// rest of the program (the decoders of thumbnails, which hold tens of megabytes) keeps its decay of 0.
 enum ChurnArena {
     /// Long enough to span the probes of a listing (a few milliseconds apart), short enough that

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Glibc
 import MediaTree
 
@@ -163,12 +164,11 @@ struct ReadFailure: Error {
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, one line per media folder otherwise.
-final class WarmProgress: @unchecked Sendable {
+final class WarmProgress: Sendable {
     private let total: Int
     private let terminal: Bool
-    private let lock = NSLock()
-    private var count = 0
-    private var bytes: Int64 = 0
+    /// Files read and their bytes, from the readers' threads.
+    private let reads = Mutex<(count: Int, bytes: Int64)>((0, 0))
     private let started = Date()
 
     init(total: Int, terminal: Bool) {
@@ -181,12 +181,12 @@ final class WarmProgress: @unchecked Sendable {
     }
 
     func done(bytes read: Int64) {
-        lock.lock()
-        count += 1
-        bytes += read
-        let line = terminal ? bar() : nil
-        lock.unlock()
-        if let line { write("\r" + line) }
+        let count = reads.withLock { done in
+            done.count += 1
+            done.bytes += read
+            return done.count
+        }
+        if terminal { write("\r" + bar(count)) }
     }
 
     func folderDone(_ folder: String, files: Int, seconds: Double) {
@@ -195,15 +195,14 @@ final class WarmProgress: @unchecked Sendable {
     }
 
     func finish(failures: Int) {
-        lock.lock()
+        let (count, bytes) = reads.withLock { $0 }
         let summary = "\(count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
             + (failures > 0 ? ", \(failures) failed" : "")
-        lock.unlock()
-        write((terminal ? "\r" + bar() + "\n" : "") + "done: " + summary + "\n")
+        write((terminal ? "\r" + bar(count) + "\n" : "") + "done: " + summary + "\n")
     }
 
-    /// `[#########           ]  45% 123/270 files` (called with the lock held).
-    private func bar() -> String {
+    /// `[#########           ]  45% 123/270 files`, with `count` files read.
+    private func bar(_ count: Int) -> String {
         let width = 30
         let share = total == 0 ? 1 : Double(count) / Double(total)
         let filled = Int(share * Double(width))
@@ -214,16 +213,13 @@ final class WarmProgress: @unchecked Sendable {
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }
 
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
+/// A value behind a lock that escaping closures can capture (a `Mutex` cannot be captured).
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
 
     /// Runs `body` on the value under the lock.
-    func update<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+    func update<T: Sendable>(_ body: (inout Value) -> T) -> T {
+        value.withLock { body(&$0) }
     }
 }

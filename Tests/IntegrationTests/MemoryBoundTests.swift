@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -77,9 +78,8 @@ import TestSupport
 }
 
 /// The names whose read failed, from the readers' threads.
-private final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ name: String) { lock.lock(); list.append(name); lock.unlock() }
-    var names: [String] { lock.lock(); defer { lock.unlock() }; return list }
+private final class Failures: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ name: String) { list.withLock { $0.append(name) } }
+    var names: [String] { list.withLock { $0 } }
 }

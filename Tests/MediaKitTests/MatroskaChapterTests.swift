@@ -110,7 +110,7 @@ import TestSupport
         let url = try ChapterMedia.file("multilingual.mkv")
         let probed = try Chapters.media.probe(path: FilePath(url.path), size: try Chapters.size(url))
         let ours = try Chapters.of("multilingual.mkv")
-        // libavformat: one title per chapter, editions mixed (PLATFORM-NOTES.md).
+        // libavformat: one title per chapter, editions mixed.
         #expect(probed.chapters.count < ours.editions.map(\.chapters.count).reduce(0, +))
         #expect(ours.defaultEdition?.chapters.allSatisfy { $0.titles.count >= 1 } == true)
     }

@@ -53,8 +53,8 @@ import Testing
     /// does with audio: the reader still holds the packet when the writer lets it go, so the
     /// packet's data is never freed on the writer's thread.
     @Test func aWriterKeepingThePreviousPacketNeverHoldsItsLastReference() throws {
+        // `@unchecked`: the writer's thread alone uses it, so no lock has anything to guard.
         final class Previous: @unchecked Sendable {
-            // Used by the writer's thread only.
             var packet = av_packet_alloc()
             var lastReferences = 0
             deinit { av_packet_free(&packet) }

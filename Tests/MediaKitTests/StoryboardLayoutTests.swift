@@ -154,10 +154,10 @@ import Testing
     }
 
     @Test func timeText() {
-        #expect(TimeText.cue(milliseconds: 3_723_045) == "01:02:03.045")
-        #expect(TimeText.cue(milliseconds: 360_000_000) == "100:00:00.000")
-        #expect(TimeText.seconds(milliseconds: 10_000) == "10.000" && TimeText.seconds(milliseconds: 4_005) == "4.005")
-        #expect(TimeText.clock(seconds: 59.999) == "00:00:59" && TimeText.clock(seconds: -3.0) == "00:00:00")
+        #expect(ClockText.cue(milliseconds: 3_723_045) == "01:02:03.045")
+        #expect(ClockText.cue(milliseconds: 360_000_000) == "100:00:00.000")
+        #expect(ClockText.seconds(milliseconds: 10_000) == "10.000" && ClockText.seconds(milliseconds: 4_005) == "4.005")
+        #expect(ClockText.clock(seconds: 59.999) == "00:00:59" && ClockText.clock(seconds: -3.0) == "00:00:00")
     }
 
     /// The VTT's size worked out without writing it is the written text's, whatever the times

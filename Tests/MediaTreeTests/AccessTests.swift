@@ -1,6 +1,7 @@
 import FuseBridge
 import Foundation
 import Glibc
+@testable import MediaKit
 @testable import MediaTree
 import Testing
 import TestSupport

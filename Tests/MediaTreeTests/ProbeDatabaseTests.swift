@@ -2,7 +2,7 @@ import FuseBridge
 import Dispatch
 import Foundation
 import Logging
-import MediaKit
+@testable import MediaKit
 @testable import MediaTree
 import Testing
 

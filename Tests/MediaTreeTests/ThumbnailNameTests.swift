@@ -9,20 +9,20 @@ import Testing
         ("00:01:30.5", 90.5), ("01:30", 90), ("1:02:03", 3723), ("0s", 0), ("0.000001s", 0.000001),
     ])
     func timesInEveryForm(_ text: String, _ seconds: Double) {
-        #expect(TimeText.parse(Substring(text)) == .seconds(seconds), "\(text)")
+        #expect(NameTime.parse(Substring(text)) == .seconds(seconds), "\(text)")
     }
 
     @Test func percentages() {
-        #expect(TimeText.parse("25%") == .percent(25))
-        #expect(TimeText.parse("0%") == .percent(0))
-        #expect(TimeText.parse("100%") == .percent(100))
-        #expect(TimeText.parse("33.3%")?.seconds(duration: 300) == 99.9)
+        #expect(NameTime.parse("25%") == .percent(25))
+        #expect(NameTime.parse("0%") == .percent(0))
+        #expect(NameTime.parse("100%") == .percent(100))
+        #expect(NameTime.parse("33.3%")?.seconds(duration: 300) == 99.9)
     }
 
     @Test(arguments: ["", "s", "12", "12.s", ".5s", "-1s", "1e3s", "12.5S", "1m90s", "1s2m", "1h1h", "00:60",
                       "1:2:3", "::", "12:30:", "101%", "%", "1.2.3s", "١٢s", "12 s", "0x10s", "1234567890s"])
     func malformedTimes(_ text: String) {
-        #expect(TimeText.parse(Substring(text)) == nil, "\(text)")
+        #expect(NameTime.parse(Substring(text)) == nil, "\(text)")
     }
 
     @Test func names() {
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test func decimalText() {
-        #expect(TimeText.decimalText(12.5) == "12.5")
-        #expect(TimeText.decimalText(90) == "90")
-        #expect(TimeText.decimalText(1001.0 / 24000) == "0.041708")
+        #expect(NameTime.decimalText(12.5) == "12.5")
+        #expect(NameTime.decimalText(90) == "90")
+        #expect(NameTime.decimalText(1001.0 / 24000) == "0.041708")
     }
 }

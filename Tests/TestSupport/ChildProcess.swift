@@ -6,7 +6,7 @@ import MountLifecycle
 public typealias ExitStatus = ProcessExit
 
 /// Where a child's standard stream goes. Never a pipe: a child that outlives the test (a daemon)
-/// and holds a pipe of `swift test` open makes `swift test` hang (see PLATFORM-NOTES.md).
+/// and holds a pipe of `swift test` open makes `swift test` hang, waiting for the pipe's end.
 public enum ChildStream: Sendable {
     case null
     /// A file, created or truncated (as standard input: read).

@@ -14,6 +14,7 @@ import MountLifecycle
 /// says so (`ending: .byTheTest`). Teardown then always runs and, from gentle to forceful,
 /// `fusermount3 -u`, SIGTERM, aborts the FUSE connection, SIGKILL and `umount -l`, so that no
 /// test leaves a mount or a daemon behind whatever happened.
+/// `@unchecked`: its `var`s are written by the test's own thread only (mounting, teardown).
 public final class Mount: @unchecked Sendable {
     /// The mediafs binary: $MEDIAFS_BIN, or .build/debug/mediafs in the package.
     public static var binary: String {

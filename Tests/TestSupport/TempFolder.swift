@@ -4,7 +4,7 @@ import MountLifecycle
 
 /// A folder of one test's own under `base`, removed by `remove()` (never while anything is
 /// mounted below it).
-public final class TempFolder: @unchecked Sendable {
+public final class TempFolder: Sendable {
     /// Where this test process makes its folders; every mount the tests make lies below it:
     /// `$MEDIAFS_TEST_FOLDER` (`make test` gives each run its own, to find what it left mounted),
     /// else `/tmp/mediafs-it/<pid>`.

@@ -19,12 +19,17 @@ public final class KeptListing: Sendable {
     /// Where the listing holds while the source is as it was; nil for one made anew each time.
     let source: ListingSource?
 
+    /// One entry, in listing order.
     private struct Slot {
+        /// The entry's `NodeKey.stableHash`, from which its number and node are found again.
         var keyHash: UInt64
         var size: Int64
+        /// Where its name lies in `names` (its NUL after it).
         var nameStart: UInt32
         var nameLength: UInt32
+        /// Its other attributes: 0 for `firstShared`, else 1 + an index in `moreShared`.
         var shared: UInt32
+        /// Known by name and type only (a track whose pass is not remembered).
         var nameAndTypeOnly: Bool
     }
 

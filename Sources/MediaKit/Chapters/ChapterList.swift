@@ -12,7 +12,7 @@ public struct ChapterList: Codable, Sendable, Equatable {
         case quickTimeTracks
         /// The Nero `chpl` box in `moov/udta`, read by mediafs: titles without a language.
         case neroChpl
-        /// libavformat's `AVChapter`s: one title per chapter (see PLATFORM-NOTES.md).
+        /// libavformat's `AVChapter`s: one title per chapter, every edition's chapters in one list.
         case libavformat
     }
 
@@ -139,12 +139,6 @@ public struct ChapterList: Codable, Sendable, Equatable {
         public var sample: Int
         /// FFmpeg's codec name for the image: `mjpeg` or `png`.
         public var codec: String
-
-        public init(trackID: UInt32, sample: Int, codec: String) {
-            self.trackID = trackID
-            self.sample = sample
-            self.codec = codec
-        }
     }
 }
 

@@ -11,8 +11,8 @@ import CAV
 ///    (given to libavfilter's `tonemap` as mastering display side data).
 ///
 /// Reshaping is per pixel, so doing it after the scaling changes only pixels at edges, where the
-/// scaler mixes base layer values instead of reshaped ones (measured in Docs/ARCHITECTURE.md; the
-/// same reasoning as `ToneMapper`'s), and it costs what the output's pixels cost, not what a 4K
+/// scaler mixes base layer values instead of reshaped ones (the same reasoning as `ToneMapper`'s),
+/// and it costs what the output's pixels cost, not what a 4K
 /// frame's would. Owns its swscale context (freed in `deinit`); used by one thread at a time, as
 /// the `PictureConverter` that owns it.
 final class DolbyVisionConverter {

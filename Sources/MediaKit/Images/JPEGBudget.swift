@@ -28,7 +28,7 @@ public struct JPEGBudget: Sendable, Hashable {
     /// on them.
     static let restBytesPerBlock = 12
     /// Up to this many pixels, Huffman tables are made for the picture (a second pass over
-    /// coefficients kept in memory, 6 bytes a pixel at 4:4:4, for about 10% smaller files);
+    /// coefficients kept in memory, 6 bytes a pixel at 4:4:4, for smaller files);
     /// above it, the standard tables, in one pass over a few rows.
     static let optimizedTablesPixels = 1 << 21
 

@@ -81,8 +81,8 @@ final class ToneMapper {
     ///    range (said both ways: swscale's default output range is limited, whatever the
     ///    input's, which zscale would then read as full). Tone mapping is
     ///    per pixel, so doing it after the scaling instead of before changes only pixels at
-    ///    edges, where the scaler mixes coded instead of displayed values (measured in
-    ///    Docs/ARCHITECTURE.md), and costs a few hundred times less on a 4K frame.
+    ///    edges, where the scaler mixes coded instead of displayed values, and costs what the
+    ///    output's pixels cost, not what a 4K frame's would.
     /// 2. The usual chain: `zscale` to linear light (100 nits at 1.0; the frame's transfer,
     ///    matrix, primaries and range given explicitly, and the output's primaries, which zscale
     ///    takes from the frame's labels, not from `pin`: so nothing unspecified reaches zimg),

@@ -4,7 +4,8 @@ import SystemPackage
 
 /// Files the prober opened, kept open a few seconds for the work that usually follows a probe (a
 /// track pass, a first thumbnail), so that it does not open and analyse the file again: the
-/// analysis (`avformat_find_stream_info`) of a 1080p Matroska film is 12–20 ms.
+/// analysis (`avformat_find_stream_info`) decodes frames of every stream, the dearest part of a
+/// probe.
 ///
 /// A kept file is handed out once, and only while `stat` of its path still shows the version that
 /// was opened (device, inode, size, modification time). The prober reads the header and the stream
@@ -18,8 +19,9 @@ final class ProbedInputs: Sendable {
     let capacity: Int
     let lifetime: Double
 
+    /// `@unchecked`: an `InputFile` is no value a lock could guard; only the thread that takes
+    /// it uses the file, and until then nothing does.
     private struct Kept: @unchecked Sendable {
-        // Only the thread that takes it uses the file; until then nothing does.
         let file: InputFile
         let version: FileIdentity
         let until: UInt64

@@ -11,7 +11,7 @@
 public enum ContactSheetHeader {
     /// The lines for `stream` of the file `info` describes, named `fileName`.
     public static func lines(info: MediaInfo, stream: MediaInfo.Stream, fileName: String) -> [String] {
-        var second = ["Duration: \(TimeText.clock(seconds: info.container.duration ?? stream.duration ?? 0))",
+        var second = ["Duration: \(ClockText.clock(seconds: info.container.duration ?? stream.duration ?? 0))",
                       "Size: \(mebibytes(info.container.size)) (\(grouped(info.container.size)) bytes)"]
         if let rate = info.container.bitRate { second.append("Bit rate: \(grouped(rate / 1000)) kb/s") }
 
@@ -49,7 +49,7 @@ public enum ContactSheetHeader {
               let num = Int(parts[0]), let den = Int(parts[1]), num > 0, den > 0 else { return nil }
         if num % den == 0 { return String(num / den) }
         let thousandths = (num * 1000 + den / 2) / den
-        var text = "\(thousandths / 1000).\(TimeText.padded(thousandths % 1000, 3))"
+        var text = "\(thousandths / 1000).\(ClockText.padded(thousandths % 1000, 3))"
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }

@@ -30,11 +30,11 @@ extension StoryboardLayout {
         text += "#EXT-X-PLAYLIST-TYPE:VOD\n"
         text += "#EXT-X-IMAGES-ONLY\n"
         let tile = "RESOLUTION=\(request.tileWidth)x\(request.tileHeight)"
-        let each = "DURATION=\(TimeText.seconds(milliseconds: intervalMilliseconds))"
+        let each = "DURATION=\(ClockText.seconds(milliseconds: intervalMilliseconds))"
         for sheet in 0..<sheetCount {
             let span = sheetSpan(sheet)
             let grid = sheetGrid(sheet)
-            text += "#EXTINF:\(TimeText.seconds(milliseconds: span.end - span.start)),\n"
+            text += "#EXTINF:\(ClockText.seconds(milliseconds: span.end - span.start)),\n"
             text += "#EXT-X-TILES:\(tile),LAYOUT=\(grid.columns)x\(grid.rows),\(each)\n"
             text += "\(name(sheet))\n"
         }

@@ -13,7 +13,7 @@ extension StoryboardLayout {
         text.reserveCapacity(16 + tileCount * 64)
         for index in 0..<tileCount {
             let t = tile(index)
-            text += "\(TimeText.cue(milliseconds: t.startMilliseconds)) --> \(TimeText.cue(milliseconds: t.endMilliseconds))\n"
+            text += "\(ClockText.cue(milliseconds: t.startMilliseconds)) --> \(ClockText.cue(milliseconds: t.endMilliseconds))\n"
             text += "\(name(t.sheet))#xywh=\(t.x),\(t.y),\(t.width),\(t.height)\n\n"
         }
         return text

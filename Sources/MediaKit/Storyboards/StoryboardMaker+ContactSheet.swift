@@ -47,7 +47,7 @@ extension StoryboardMaker {
             for (k, picture) in chosen {
                 let origin = layout.tileOrigin(k)
                 canvas.draw(picture.image, x: origin.x, y: origin.y)
-                let label = TimeText.clock(seconds: session.seconds(forPts: picture.shown))
+                let label = ClockText.clock(seconds: session.seconds(forPts: picture.shown))
                 let labelWidth = BitmapFont.width(of: label, scale: scale)
                 BitmapFont.draw(label, into: &canvas, x: origin.x + (width - labelWidth) / 2,
                                 y: origin.y + height + (ContactSheetLayout.captionHeight - BitmapFont.glyphHeight * scale) / 2,

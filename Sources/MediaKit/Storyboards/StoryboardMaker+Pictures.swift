@@ -6,20 +6,15 @@ import Synchronization
 extension StoryboardMaker {
     /// A keyframe made into a tile: the picture, and the time of the frame decoded (the
     /// keyframe's, unless the decoder gave another, `DecodeSession.keyframe(at:in:)`).
-    struct Picture: @unchecked Sendable {
+    struct Picture: Sendable {
         var image: RGBImage
         var shown: Int64
     }
 
     /// What one run of keyframes gave: the pictures made, and the first failure met, if any.
-    struct Decoded: @unchecked Sendable {
+    struct Decoded: Sendable {
         var pictures: [Int64: Picture]
         var firstFailure: MediaError?
-    }
-
-    /// Sessions handed to the threads of one sheet, each used by one thread only.
-    private struct UncheckedSessions: @unchecked Sendable {
-        let sessions: [DecodeSession]
     }
 
     /// Sessions decoding a sheet's keyframes side by side: one per processor, at most 2 (each
@@ -61,9 +56,10 @@ extension StoryboardMaker {
         defer { if let extra { pool.release(extra) } }
         let chunks = sessions.count == 1 ? [times] : planned
         let results = Mutex<[Int: Result<Decoded, any Error>]>([:])
-        let work = UncheckedSessions(sessions: sessions)
+        // Each thread of the sheet uses its own session (`work[i]`), and only that one.
+        let work = sessions
         DispatchQueue.concurrentPerform(iterations: chunks.count) { i in
-            let outcome = Result { try Self.decode(chunks[i], in: work.sessions[i], index: index, width: width, height: height) }
+            let outcome = Result { try Self.decode(chunks[i], in: work[i], index: index, width: width, height: height) }
             results.withLock { $0[i] = outcome }
         }
         var all: [Int64: Picture] = [:]

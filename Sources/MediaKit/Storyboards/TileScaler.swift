@@ -4,7 +4,7 @@ import CAV
 /// first in YUV (4:4:4, area averaging, accurate rounding) from the frame's size to the tile's,
 /// then to RGB at the tile's size through `Scaler` (the thumbnails' flags: full chroma
 /// interpolation). The expensive part of the thumbnails' one-step conversion, interpolating
-/// chroma for every pixel of the source, is then done on the tile's pixels only: about three
+/// chroma for every pixel of the source, is then done on the tile's pixels only: several
 /// times faster at a tile's size, a little softer than the thumbnails' conversion (the area
 /// average is a box filter; bicubic in this first step was sharper and slower).
 ///

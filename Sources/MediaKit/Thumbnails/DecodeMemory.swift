@@ -26,8 +26,8 @@ enum DecodeMemory {
     /// Frames alive at once: references (at least 1; 4, the most a 1080p H.264 stream at level 4
     /// may keep, when unknown), the reordering delay, the frames in flight, and 3 of the
     /// session's. In flight: one, or with frame threads two per thread (each thread's context
-    /// has its own frame pool and tables; measured, a session with two frame threads kept about
-    /// 30 MiB more of a 1080p film than one with one thread).
+    /// has its own frame pool and tables, so a session with two frame threads keeps markedly more
+    /// than one with one thread).
     static func frames(references: Int, delay: Int, threads: Int, threading: VideoDecoder.Threading) -> Int {
         let references = references > 0 ? min(references, 16) : 4
         let inFlight = threading == .frames && threads > 1 ? 2 * threads : 1

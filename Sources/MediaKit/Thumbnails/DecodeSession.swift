@@ -21,10 +21,9 @@ final class DecodeSession: @unchecked Sendable {
     struct Key: Hashable, Sendable {
         var file: MediaFile
         var streamIndex: Int
-        /// Frame-accurate requests decode runs of frames (frame threading); nearest-keyframe
-        /// requests decode one keyframe (slice threading). Measured on a 1080p H.264 file with
-        /// 10 s between keyframes, on 2 cores: frame threading made frame-accurate thumbnails
-        /// 1.6 times as fast, and lone keyframes 1.3 times as slow.
+        /// Frame-accurate requests decode runs of frames (frame threading: several frames in
+        /// flight at once); nearest-keyframe requests decode one keyframe (slice threading, which
+        /// spreads one frame over the threads and, unlike frame threading, holds no frame back).
         var pick: FramePick
     }
 
@@ -130,13 +129,7 @@ final class DecodeSession: @unchecked Sendable {
             ? av_rescale_q(formatStart + ctx.duration, cav_time_base_q(), timeBase) : nil
     }
 
-    // MARK: Sleeping
-
-    /// Whether the decoder is open.
-    var isAwake: Bool { openDecoder != nil }
-
-    /// Threads of the open decoder (0 asleep).
-    var threads: Int { openDecoder?.threads ?? 0 }
+    // MARK: Sleeping (see `DecodeSession+Memory`)
 
     /// Frees the decoder and every frame (nearly all the session's memory); the file stays open.
     /// The next request seeks.
@@ -156,13 +149,6 @@ final class DecodeSession: @unchecked Sendable {
         needsSeek = true
     }
 
-    /// The bytes the decoder's frames and tables take, as far as libavcodec lets them be
-    /// estimated (`DecodeMemory`), for a decoder of `threads` threads, or the one open.
-    func memoryEstimate(threads: Int? = nil) -> Int {
-        DecodeMemory.estimate(stream: stream, decoder: openDecoder?.context,
-                              threads: threads ?? max(1, self.threads), threading: key.pick.threading)
-    }
-
     /// Starts a request: a new deadline and a fresh budget of frames.
     func begin(limits: ThumbnailLimits) {
         self.limits = limits
@@ -172,26 +158,8 @@ final class DecodeSession: @unchecked Sendable {
         failuresInARow = 0
     }
 
-    // MARK: Time
-
-    /// One second in the stream's time base.
-    var oneSecond: Int64 { max(1, av_rescale_q(1, AVRational(num: 1, den: 1), timeBase)) }
-
     /// The decoder has given out its last frame: the position is at the end of the stream.
     var isDrained: Bool { drained }
-
-    /// The presentation time `seconds` after the first frame (to the nearest tick; absurd times
-    /// are clamped to about ±36,000 years at 1/1,000,000, far past any end).
-    func pts(forSeconds seconds: Double) -> Int64 {
-        let ticks = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
-        let limit = Double(Int64(1) << 60)
-        return startPts + Int64(ticks.isNaN ? 0 : min(max(ticks, -limit), limit))
-    }
-
-    /// Seconds from the first frame to `pts`, rounded to the microsecond.
-    func seconds(forPts pts: Int64) -> Double {
-        Prober.microseconds(Double(pts - startPts) * av_q2d(timeBase))
-    }
 
     // MARK: Seeking and decoding
 

@@ -28,13 +28,13 @@ final class DecodeSessionPool: Sendable {
     static var defaultCapacity: Int { 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// Long enough for someone stepping through a film's thumbnails, who pauses between them.
     static let defaultIdleLifetime = 30.0
-    /// Bytes of awake idle sessions: one 1080p H.264 session with one thread (28.3 MiB by
-    /// `DecodeMemory` for the bench's film). One with frame threads sleeps once idle unless a
-    /// lone reader's: kept awake (a budget of 40 MiB), the peak of the bench's 8-reader load was
-    /// 30 MiB higher (Docs/ARCHITECTURE.md, "Memory").
+    /// Bytes of awake idle sessions: room for one 1080p H.264 session with one thread, by
+    /// `DecodeMemory`. One with frame threads sleeps once idle unless a lone reader's: keeping
+    /// those awake too raised the peak of the bench's many-reader load (Docs/PERFORMANCE.md,
+    /// "Memory").
     static let defaultIdleBudget = 32 << 20
     /// Bytes of sessions decoding at once: a 1080p H.264 session with two frame threads and one
-    /// with one thread (52.5 and 40.4 MiB by estimate with four references), or a 4K session alone.
+    /// with one thread (by `DecodeMemory`'s estimate with four references), or a 4K session alone.
     static let defaultBusyBudget = 96 << 20
 
     let capacity: Int

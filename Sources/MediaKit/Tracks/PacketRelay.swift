@@ -11,6 +11,8 @@ import Foundation
 /// data is freed on the thread that allocated it (the writer gives a batch back one batch late, so
 /// that its muxers have let go of its packets). Memory is bounded: at most `batchCount` batches,
 /// each sent once it holds `packetsPerBatch` packets or `bytesPerBatch` bytes.
+///
+/// `@unchecked`: the queues are guarded by `condition`, whose waits `Mutex` cannot do.
 final class PacketRelay: @unchecked Sendable {
     /// One more than the batches in flight: the writer holds the last one it wrote (`writeAll`).
     static let batchCount = 5

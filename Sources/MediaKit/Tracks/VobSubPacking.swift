@@ -23,44 +23,38 @@ enum VobSubPacking {
     static func packs(of spu: [UInt8], nanoseconds: Int64, substream: UInt8 = 0x20) -> [UInt8] {
         let clock = UInt64(max(0, nanoseconds)) &* 9 / 100_000  // 90 kHz
         let pack = packHeader(clock)
-        var pes: [UInt8] = [0, 0, 1, 0xBD, 0, 0, 0x81, 0x80, 5] + presentationStamp(clock)
+        // Up to the PES header's length; then its flags and header length (5 with the PTS, which
+        // only the first packet of an SPU carries), the PTS, and the substream id before the data.
+        let firstPES: [UInt8] = [0, 0, 1, 0xBD, 0, 0, 0x81, 0x80, 5] + presentationStamp(clock)
+        let nextPES: [UInt8] = [0, 0, 1, 0xBD, 0, 0, 0x81, 0, 0]
         var out: [UInt8] = []
         out.reserveCapacity((spu.count / (packBytes - 40) + 1) * packBytes)
 
         var rest = spu[...]
-        var padding = (packBytes - (rest.count + packHeaderBytes + firstPESHeaderBytes)) & (packBytes - 1)
-        var first = min(rest.count, packBytes - packHeaderBytes - firstPESHeaderBytes)
-        var length = first + 9
-        let stuffed = padding < 6 && first == rest.count
-        if stuffed {
-            pes[8] &+= UInt8(padding)
-            length += padding
-        }
-        pes[4] = UInt8(truncatingIfNeeded: length >> 8)
-        pes[5] = UInt8(truncatingIfNeeded: length)
-        out += pack + pes
-        if stuffed && padding > 0 { out += [UInt8](repeating: 0xFF, count: padding) }
-        out.append(substream)
-        out += rest.prefix(first)
-        while first < rest.count {
-            rest = rest.dropFirst(first)
-            padding = (packBytes - (rest.count + nextPESHeaderBytes + packHeaderBytes)) & (packBytes - 1)
-            first = min(rest.count, packBytes - nextPESHeaderBytes - packHeaderBytes)
-            length = first + 4
-            pes[7] = 0
-            pes[8] = 0
-            let stuffedNext = padding < 6 && first == rest.count
-            if stuffedNext {
+        var padding = 0
+        var isFirst = true
+        repeat {
+            var pes = isFirst ? firstPES : nextPES
+            let headerBytes = isFirst ? firstPESHeaderBytes : nextPESHeaderBytes
+            padding = (packBytes - (rest.count + packHeaderBytes + headerBytes)) & (packBytes - 1)
+            let taken = min(rest.count, packBytes - packHeaderBytes - headerBytes)
+            // The PES length counts what follows its field: the header's last bytes and the data.
+            var length = taken + headerBytes - 6
+            // The last packet pads with stuffing bytes in its PES header when fewer than 6 remain.
+            let stuffed = padding < 6 && taken == rest.count
+            if stuffed {
                 pes[8] &+= UInt8(padding)
                 length += padding
             }
             pes[4] = UInt8(truncatingIfNeeded: length >> 8)
             pes[5] = UInt8(truncatingIfNeeded: length)
-            out += pack + pes.prefix(9)
-            if stuffedNext && padding > 0 { out += [UInt8](repeating: 0xFF, count: padding) }
+            out += pack + pes
+            if stuffed && padding > 0 { out += [UInt8](repeating: 0xFF, count: padding) }
             out.append(substream)
-            out += rest.prefix(first)
-        }
+            out += rest.prefix(taken)
+            rest = rest.dropFirst(taken)
+            isFirst = false
+        } while !rest.isEmpty
         if padding >= 6 {
             let stuffing = padding - 6
             out += [0, 0, 1, 0xBE, UInt8(truncatingIfNeeded: stuffing >> 8), UInt8(truncatingIfNeeded: stuffing)]

@@ -12,6 +12,8 @@ import Synchronization
 /// "everything may have changed", and the folders are walked again. When the per-user limit of
 /// watches is reached (ENOSPC), one warning is logged and the folders not watched are seen only as
 /// the tree's own checks of the source see them (`watchesEverything` is then false).
+///
+/// `@unchecked`: its `var`s are the watcher thread's alone; other threads touch only atomics.
 final class SourceWatcher: @unchecked Sendable {
     private let root: String
     private let logger: Logger

@@ -2,27 +2,23 @@ import MediaKit
 
 /// `chapters.json` (every chapter, every title, the image names) or `chapters.txt` (OGM chapters
 /// for mkvmerge and players), rendered once per version (`ChapterDocuments`).
-final class ChapterDocumentFile: RenderedFile {
+final class ChapterDocumentFile: RenderedFile, VersionNode {
     enum Document: CaseIterable {
         case json, text
 
         var name: Name { self == .json ? MediaFolderNames.chaptersJSON : MediaFolderNames.chaptersText }
     }
 
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+    let spot: VersionSpot
     let document: Document
     let listing: ChapterListing
 
     static let kind = "chapter-document"
 
     init(folder: ChaptersFolder, document: Document) {
-        version = folder.version
+        spot = VersionSpot(madeFile: Self.kind, named: document.name, in: folder)
         listing = folder.listing
         self.document = document
-        placement = folder.placement(of: document.name)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [document.name])
     }
 
     var documentName: Name { document.name }

@@ -45,7 +45,7 @@ enum ChapterDocuments {
         for entry in folder.entries {
             let number = String(entry.number)
             let tag = "CHAPTER" + String(repeating: "0", count: width - number.count) + number
-            text += tag + "=" + TimeText.clockText(entry.chapter.start) + "\n"
+            text += tag + "=" + ClockText.cue(milliseconds: Int((max(0, entry.chapter.start) * 1000).rounded())) + "\n"
             text += tag + "NAME=" + oneLine(entry.title?.text ?? "") + "\n"
         }
         return Array(text.utf8)

@@ -3,10 +3,8 @@ import MediaKit
 /// A chapter's image in `chapters/`, `NN HHhMMmSSs Title.png` (or `.jpg`): its artwork, the
 /// cover, or a frame near its start (`ImagePlan`), with the chapter's times and title as
 /// extended attributes.
-final class ChapterImageFile: PictureFile {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ChapterImageFile: PictureFile, VersionNode {
+    let spot: VersionSpot
     let entry: ChapterListing.Entry
     let recipe: PictureRecipe
 
@@ -14,12 +12,9 @@ final class ChapterImageFile: PictureFile {
 
     init?(folder: ChaptersFolder, entry: ChapterListing.Entry, format: ImageFormat, tree: MediaTree) {
         guard let plan = tree.chapterImagePlan(of: folder.version, entry: entry, format: format) else { return nil }
-        let name = entry.name(format)
-        version = folder.version
+        spot = VersionSpot(madeFile: Self.kind, named: entry.name(format), in: folder)
         self.entry = entry
         recipe = PictureRecipe(plan: plan)
-        placement = folder.placement(of: name)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
     var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.chapters)/\(placement!.name)" }
@@ -39,13 +34,13 @@ final class ChapterImageFile: PictureFile {
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         if name == "user.mediafs.time" {
             return made(in: tree) { result in
-                reply(result.map { Array(TimeText.decimalText($0.frame?.time ?? 0).utf8) })
+                reply(result.map { Array(NameTime.decimalText($0.frame?.time ?? 0).utf8) })
             }
         }
         let value: String
         switch name {
-        case "user.mediafs.chapter.start": value = TimeText.decimalText(entry.chapter.start)
-        case "user.mediafs.chapter.end": value = TimeText.decimalText(entry.chapter.end)
+        case "user.mediafs.chapter.start": value = NameTime.decimalText(entry.chapter.start)
+        case "user.mediafs.chapter.end": value = NameTime.decimalText(entry.chapter.end)
         case "user.mediafs.chapter.title": value = entry.title?.text ?? ""
         case "user.mediafs.chapter.language": value = entry.title?.language ?? "und"
         default: value = recipe.plan.shows.rawValue

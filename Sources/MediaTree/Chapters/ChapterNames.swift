@@ -24,7 +24,7 @@ public enum ChapterNames {
         for i in 0..<count {
             let number = String(i + 1)
             let prefix = String(repeating: "0", count: numberWidth - number.count) + number + " "
-                + TimeText.hoursMinutesSeconds(seconds[i], hourDigits: hourDigits)
+                + NameTime.hoursMinutesSeconds(seconds[i], hourDigits: hourDigits)
             let title = safeTitle(titles[i])
             var name = compose(prefix: prefix, title: title, suffix: "")
             var copy = 2

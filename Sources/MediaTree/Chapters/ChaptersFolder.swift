@@ -2,37 +2,18 @@ import MediaKit
 
 /// `chapters/`: one image per listed chapter (its artwork, the cover, or a frame near its start),
 /// then `chapters.json` and `chapters.txt`. Only for a file whose default edition lists chapters.
-final class ChaptersFolder: MediaSubfolder, LastingListing, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ChaptersFolder: NamedSubfolder, LastingListing {
+    let spot: VersionSpot
     let listing: ChapterListing
 
     static let kind = "chapters"
     static let madeKinds: [MadeKind] = [.chapterImages, .documents]
-    static let warmedNames: [Name] = [MediaFolderNames.chapters]
+    static let name = MediaFolderNames.chapters
 
-    private init(version: MediaVersion, listing: ChapterListing, placement: Placement) {
-        self.version = version
+    init?(spot: VersionSpot, tree: MediaTree) {
+        guard let listing = tree.chapterListing(of: spot.version) else { return nil }
+        self.spot = spot
         self.listing = listing
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path)
-    }
-
-    static func folder(of version: MediaVersion, tree: MediaTree, placement: Placement) -> ChaptersFolder? {
-        tree.chapterListing(of: version).map { ChaptersFolder(version: version, listing: $0, placement: placement) }
-    }
-
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        Self.folder(of: folder.version, tree: tree, placement: folder.placement(of: MediaFolderNames.chapters)).map { [$0] } ?? []
-    }
-
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
-        name == MediaFolderNames.chapters ? listed(in: folder, tree: tree).first : nil
-    }
-
-    func renewed(in version: MediaVersion, tree: MediaTree) -> ChaptersFolder? {
-        Self.folder(of: version, tree: tree, placement: placement!)
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {

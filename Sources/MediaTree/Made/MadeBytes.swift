@@ -3,7 +3,7 @@ import MediaKit
 /// What a made file holds: its bytes, and for a frame of the video, which frame it shows.
 ///
 /// Kept in memory, its bytes may be deflated (`packed()`: a PNG is written uncompressed, so that
-/// its length is known before it is made, and a picture of flat colours deflates to a tenth);
+/// its length is known before it is made, and a picture of flat colours deflates to far less);
 /// they are inflated to the very same bytes when read (`unpacked()`).
 struct MadeBytes: Sendable {
     /// The bytes, or while packed, their deflated form.

@@ -1,18 +1,14 @@
 import MediaKit
 
 /// `info.json`: what the probe found, as one JSON document (`InfoDocument`).
-final class InfoFile: RenderedFile, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class InfoFile: RenderedFile, MediaFolderEntry, VersionNode {
+    let spot: VersionSpot
 
     static let kind = "info"
     static let madeKinds: [MadeKind] = [.documents]
 
     init(version: MediaVersion, placement: Placement) {
-        self.version = version
-        self.placement = placement
-        key = NodeKey(madeFile: Self.kind, version: version)
+        spot = VersionSpot(madeFile: Self.kind, of: version, at: placement, names: [])
     }
 
     static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {

@@ -1,17 +1,13 @@
 import MediaKit
 
 /// A media file shown as a folder: its entries are the kinds `MediaFolderEntries.kinds` lists.
-final class MediaFolder: LastingListing, ImmediateAttributes {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class MediaFolder: LastingListing, ImmediateAttributes, VersionNode {
+    let spot: VersionSpot
 
     static let kind = "media"
 
     init(version: MediaVersion, placement: Placement) {
-        self.version = version
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path)
+        spot = VersionSpot(folder: Self.kind, of: version, at: placement)
     }
 
     /// Still media: itself, or the folder of the new version.

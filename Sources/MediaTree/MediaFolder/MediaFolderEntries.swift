@@ -4,7 +4,7 @@ import MediaKit
 /// `thumbs/`, `tracks/`, …): the type that is that entry says which of its kind a version of a
 /// media file has, and resolves a name to one.
 ///
-/// To add a kind of entry: write its type (a `MadeFile` or a `MediaSubfolder`) conforming to
+/// To add a kind of entry: write its type (a `MadeFile`, or a `NamedSubfolder`) conforming to
 /// this, and add it to `MediaFolderEntries.kinds`; the kinds of thing it makes are counted from
 /// there (`madeKinds`).
 protocol MediaFolderEntry: TreeNode {

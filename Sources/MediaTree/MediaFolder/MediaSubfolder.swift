@@ -25,6 +25,32 @@ extension MediaSubfolder {
     func placement(of name: Name) -> Placement { Placement(parent: key, name: name) }
 }
 
+/// A media subfolder that is one entry of its media folder, under a fixed name (`chapters/`,
+/// `storyboard/`, `thumbs/`, `tracks/`): listed and resolved where the version has one, renewed
+/// by making it again for the new version, read whole by `mediafs warm`.
+protocol NamedSubfolder: MediaSubfolder, MediaFolderEntry, VersionNode {
+    static var kind: String { get }
+    static var name: Name { get }
+    /// This folder of `spot.version`, or nil where that version has none.
+    init?(spot: VersionSpot, tree: MediaTree)
+}
+
+extension NamedSubfolder {
+    static var warmedNames: [Name] { [name] }
+
+    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
+        Self(spot: VersionSpot(folder: kind, of: folder.version, at: folder.placement(of: name)), tree: tree).map { [$0] } ?? []
+    }
+
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
+        name == Self.name ? listed(in: folder, tree: tree).first : nil
+    }
+
+    func renewed(in version: MediaVersion, tree: MediaTree) -> Self? {
+        Self(spot: VersionSpot(folder: Self.kind, of: version, at: spot.placement), tree: tree)
+    }
+}
+
 /// A folder whose listing is worked out from its version of the media file and the mount's
 /// settings alone (the probe, the chapter list, the plans of its pictures, the sizes of its tracks:
 /// their files are bit-exact), so it is the same every time while the source is: `MediaFolder` and

@@ -3,20 +3,16 @@ import MediaKit
 /// `cover.jpg` or `cover.png`: the file's cover art. Listed under the format it is stored in
 /// (byte for byte, not re-encoded), or the mount's image format for other codecs; the other
 /// extension resolves too, converted.
-final class CoverFile: PictureFile, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class CoverFile: PictureFile, MediaFolderEntry, VersionNode {
+    let spot: VersionSpot
     let recipe: PictureRecipe
 
     static let kind = "cover"
     static let madeKinds: [MadeKind] = [.covers]
 
     private init(version: MediaVersion, name: Name, plan: ImagePlan, placement: Placement) {
-        self.version = version
+        spot = VersionSpot(madeFile: Self.kind, of: version, at: placement, names: [name])
         recipe = PictureRecipe(plan: plan)
-        self.placement = placement
-        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
     static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {

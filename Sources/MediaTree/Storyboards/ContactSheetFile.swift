@@ -4,10 +4,8 @@ import MediaKit
 /// (name, duration, size, streams), then `--contact-sheet-grid` keyframes spread over the film,
 /// each labelled with its time (`ContactSheetLayout`). `.png` resolves too. Its size is known from
 /// the probe; it is made when read. Only for a file with a moving video.
-final class ContactSheetFile: PictureFile, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ContactSheetFile: PictureFile, MediaFolderEntry, VersionNode {
+    let spot: VersionSpot
     let recipe: ContactSheetRecipe
 
     static let kind = "contact-sheet"
@@ -16,10 +14,8 @@ final class ContactSheetFile: PictureFile, MediaFolderEntry {
     static let stem = MediaFolderNames.contactSheet
 
     private init(version: MediaVersion, layout: ContactSheetLayout, format: ImageFormat, placement: Placement) {
-        self.version = version
+        spot = VersionSpot(madeFile: Self.kind, of: version, at: placement, names: [placement.name])
         recipe = ContactSheetRecipe(layout: layout, format: format)
-        self.placement = placement
-        key = NodeKey(madeFile: Self.kind, version: version, names: [placement.name])
     }
 
     private static func sheet(_ format: ImageFormat, in folder: MediaFolder, tree: MediaTree) -> ContactSheetFile? {

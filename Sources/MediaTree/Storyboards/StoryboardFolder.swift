@@ -6,42 +6,22 @@ import MediaKit
 /// (WebVTT cues pointing into the sheets, `0001.jpg#xywh=…`) and `storyboard.m3u8` (the same
 /// tiles as an HLS image playlist). Every size is known from the probe (`StoryboardLayout`);
 /// listing makes nothing. Only for a file with a moving video.
-final class StoryboardFolder: ImmediateListing, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class StoryboardFolder: ImmediateListing, NamedSubfolder {
+    let spot: VersionSpot
     let layout: StoryboardLayout
 
     static let kind = "storyboard"
     static let madeKinds: [MadeKind] = [.storyboardSheets, .documents]
-    static let warmedNames: [Name] = [name]
     static let name = MediaFolderNames.storyboard
 
-    private init(version: MediaVersion, layout: StoryboardLayout, placement: Placement) {
-        self.version = version
-        self.layout = layout
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path)
-    }
-
-    static func folder(of version: MediaVersion, settings: StoryboardSettings, placement: Placement) -> StoryboardFolder? {
-        guard let request = StoryboardRequest(info: version.info, interval: settings.interval,
+    init?(spot: VersionSpot, tree: MediaTree) {
+        let settings = tree.settings.storyboard
+        guard let request = StoryboardRequest(info: spot.version.info, interval: settings.interval,
                                               columns: settings.grid.columns, rows: settings.grid.rows,
                                               tileWidth: settings.width, format: .jpeg),
               let layout = StoryboardLayout(request) else { return nil }
-        return StoryboardFolder(version: version, layout: layout, placement: placement)
-    }
-
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        Self.folder(of: folder.version, settings: tree.settings.storyboard, placement: folder.placement(of: name)).map { [$0] } ?? []
-    }
-
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
-        name == Self.name ? listed(in: folder, tree: tree).first : nil
-    }
-
-    func renewed(in version: MediaVersion, tree: MediaTree) -> StoryboardFolder? {
-        Self.folder(of: version, settings: tree.settings.storyboard, placement: placement!)
+        self.spot = spot
+        self.layout = layout
     }
 
     private var entries: [any TreeNode] {

@@ -3,27 +3,23 @@ import MediaKit
 /// `storyboard.vtt` (WebVTT: a cue per interval, its payload the tile's sheet and rectangle) or
 /// `storyboard.m3u8` (an HLS image playlist: `#EXT-X-IMAGES-ONLY`, `#EXT-X-TILES` per sheet).
 /// Made from the layout alone; sheet names are relative, so the folder works wherever it is served.
-final class StoryboardTextFile: RenderedFile {
+final class StoryboardTextFile: RenderedFile, VersionNode {
     enum Text: CaseIterable {
         case webVTT, hls
 
         var name: Name { self == .webVTT ? "storyboard.vtt" : "storyboard.m3u8" }
     }
 
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+    let spot: VersionSpot
     let text: Text
     let layout: StoryboardLayout
 
     static let kind = "storyboard-text"
 
     init(folder: StoryboardFolder, text: Text) {
-        version = folder.version
+        spot = VersionSpot(madeFile: Self.kind, named: text.name, in: folder)
         layout = folder.layout
         self.text = text
-        placement = folder.placement(of: text.name)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [text.name])
     }
 
     /// The WebVTT's length by arithmetic (`webVTTSize`), so `ls -lR` of a library writes no VTT;

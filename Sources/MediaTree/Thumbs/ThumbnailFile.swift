@@ -2,19 +2,15 @@ import MediaKit
 
 /// An image in `thumbs/`: the frame its name asks for (parsed once, at lookup), scaled, in the
 /// format of its extension; its size is known from the probe alone (`ThumbnailRequest.encodedSize`).
-final class ThumbnailFile: PictureFile {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ThumbnailFile: PictureFile, VersionNode {
+    let spot: VersionSpot
     let recipe: ThumbnailRecipe
 
     static let kind = "thumbnail"
 
     init(folder: ThumbsFolder, name: Name, request: ThumbnailRequest) {
-        version = folder.version
-        placement = folder.placement(of: name)
+        spot = VersionSpot(madeFile: Self.kind, named: name, in: folder)
         recipe = ThumbnailRecipe(request: request)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [name])
     }
 
     var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.thumbs)/\(placement!.name)" }
@@ -26,10 +22,10 @@ final class ThumbnailFile: PictureFile {
     /// `requested` needs no image; `time` and `keyframe` are those of the frame made, so asking
     /// for them makes the image.
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        if name == "user.mediafs.requested" { return reply(.success(Array(TimeText.decimalText(recipe.request.time).utf8))) }
+        if name == "user.mediafs.requested" { return reply(.success(Array(NameTime.decimalText(recipe.request.time).utf8))) }
         made(in: tree) { result in
             reply(result.map { made in
-                Array((name == "user.mediafs.time" ? TimeText.decimalText(made.frame?.time ?? 0)
+                Array((name == "user.mediafs.time" ? NameTime.decimalText(made.frame?.time ?? 0)
                     : (made.frame?.isKeyframe == true ? "true" : "false")).utf8)
             })
         }

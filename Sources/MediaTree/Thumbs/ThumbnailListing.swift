@@ -16,13 +16,13 @@ public enum ThumbnailListing {
     }
 
     /// What `names` lists, before the extension: each name's stem and the time it means.
-    static func times(duration: Double, interval: Int?) -> [(stem: String, time: TimeText.Value)] {
+    static func times(duration: Double, interval: Int?) -> [(stem: String, time: NameTime.Value)] {
         guard duration > 0, duration.isFinite else { return [] }
         let step = interval ?? automaticInterval(duration: duration)
-        var listed: [(stem: String, time: TimeText.Value)] = []
+        var listed: [(stem: String, time: NameTime.Value)] = []
         var t = 0
         while Double(t) < duration {
-            listed.append(("at-" + TimeText.sortable(seconds: t, duration: duration), .seconds(Double(t))))
+            listed.append(("at-" + NameTime.sortable(seconds: t, duration: duration), .seconds(Double(t))))
             t += step
         }
         return listed + [25.0, 50, 75].map { ("at-\(Int($0))%", .percent($0)) }

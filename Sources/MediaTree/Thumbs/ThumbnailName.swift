@@ -4,13 +4,13 @@ import MediaKit
 /// (nearest keyframe), or the same with `.jpg`. The grammar is in Docs/LAYOUT.md.
 public struct ThumbnailName: Hashable, Sendable {
     public var pick: FramePick
-    public var time: TimeText.Value
+    public var time: NameTime.Value
     /// nil: the mount's default box (`--thumb-size`).
     public var box: ThumbnailBox?
     /// From the extension: `.png` or `.jpg` (`.jpeg` too).
     public var format: ImageFormat
 
-    public init(pick: FramePick, time: TimeText.Value, box: ThumbnailBox? = nil, format: ImageFormat = .png) {
+    public init(pick: FramePick, time: NameTime.Value, box: ThumbnailBox? = nil, format: ImageFormat = .png) {
         self.pick = pick
         self.time = time
         self.box = box
@@ -38,7 +38,7 @@ public struct ThumbnailName: Hashable, Sendable {
             return nil
         }
         let pieces = rest.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let time = TimeText.parse(pieces[0]) else { return nil }
+        guard let time = NameTime.parse(pieces[0]) else { return nil }
         guard pieces.count == 2 else { return ThumbnailName(pick: pick, time: time, format: format) }
         guard let box = parseBox(pieces[1]) else { return nil }
         return ThumbnailName(pick: pick, time: time, box: box, format: format)

@@ -3,41 +3,21 @@ import MediaKit
 /// `thumbs/`: any frame of the video as an image, made when read. Lists a periodic set of names
 /// and the quarter boundaries (`ThumbnailListing`), in the mount's image format; any valid name
 /// resolves, listed or not. Only for a file with a video stream to take frames from.
-final class ThumbsFolder: ImmediateListing, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class ThumbsFolder: ImmediateListing, NamedSubfolder {
+    let spot: VersionSpot
     /// The stream thumbnails are taken from, and the seconds a time may reach.
     let stream: MediaInfo.Stream
     let duration: Double
 
     static let kind = "thumbs"
     static let madeKinds: [MadeKind] = [.thumbnails]
-    static let warmedNames: [Name] = [MediaFolderNames.thumbs]
+    static let name = MediaFolderNames.thumbs
 
-    private init(version: MediaVersion, stream: MediaInfo.Stream, placement: Placement) {
-        self.version = version
+    init?(spot: VersionSpot, tree: MediaTree) {
+        guard let stream = Thumbnails.stream(of: spot.version.info) else { return nil }
+        self.spot = spot
         self.stream = stream
-        self.placement = placement
-        duration = Thumbnails.duration(of: stream, info: version.info)
-        key = NodeKey(kind: Self.kind, path: version.path)
-    }
-
-    convenience init?(version: MediaVersion, placement: Placement) {
-        guard let stream = Thumbnails.stream(of: version.info) else { return nil }
-        self.init(version: version, stream: stream, placement: placement)
-    }
-
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        ThumbsFolder(version: folder.version, placement: folder.placement(of: MediaFolderNames.thumbs)).map { [$0] } ?? []
-    }
-
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
-        name == MediaFolderNames.thumbs ? listed(in: folder, tree: tree).first : nil
-    }
-
-    func renewed(in version: MediaVersion, tree: MediaTree) -> ThumbsFolder? {
-        ThumbsFolder(version: version, placement: placement!)
+        duration = Thumbnails.duration(of: stream, info: spot.version.info)
     }
 
     /// Every listed name is in the default box and within the duration, so all are one size,

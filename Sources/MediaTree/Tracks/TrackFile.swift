@@ -4,20 +4,17 @@ import MediaKit
 /// One track as a file of its own (an audio track remuxed, a subtitle as SRT or WebVTT, an
 /// alternative video). Its size is known only once its pass has run (in this mount or an earlier
 /// one): `stat` and lookup answer from the tracks pool until then; the file is kept in the cache folder and read straight from there.
-final class TrackFile: FileNode {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class TrackFile: FileNode, VersionNode {
+    let spot: VersionSpot
     let entry: TrackPlan.Entry
 
     static let kind = "track"
 
     init(folder: TrackGroupFolder, entry: TrackPlan.Entry) {
-        version = folder.version
-        self.entry = entry
         let name = Name(entry.name)
-        placement = folder.placement(of: name)
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(entry.group.rawValue), name])
+        spot = VersionSpot(madeFile: Self.kind, of: folder.version, at: folder.placement(of: name),
+                           names: [Name(entry.group.rawValue), name])
+        self.entry = entry
     }
 
     /// Made from one version, as a `MadeFile`: stale once the source changed.

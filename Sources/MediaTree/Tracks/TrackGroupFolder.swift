@@ -3,21 +3,17 @@ import MediaKit
 /// `tracks/audible/`, `legible/` or `visual/`: the group's track files, by stream, those in the
 /// reader's best matching language first (`TrackOrder`). Listing runs no pass: its entries carry
 /// their name and type only, or their attributes where the pass is remembered or was made in an earlier mount (its sizes known).
-final class TrackGroupFolder: ImmediateListing {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class TrackGroupFolder: ImmediateListing, VersionNode {
+    let spot: VersionSpot
     let group: TrackPlan.Group
     let entries: [TrackPlan.Entry]
 
     static let kind = "track-group"
 
     private init(version: MediaVersion, group: TrackPlan.Group, entries: [TrackPlan.Entry], placement: Placement) {
-        self.version = version
+        spot = VersionSpot(folder: Self.kind, of: version, at: placement, names: [Name(group.rawValue)])
         self.group = group
         self.entries = entries
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path, names: [Name(group.rawValue)])
     }
 
     convenience init?(folder: TracksFolder, group: TrackPlan.Group) {

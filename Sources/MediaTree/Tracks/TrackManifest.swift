@@ -9,26 +9,31 @@ struct TrackManifest: Codable, Equatable {
     /// Bumped when the folder's layout or the meaning of a field changes: older folders are made again.
     static let currentVersion = 2
 
+    /// The source file, written as one object: its path and its identity's fields beside it.
     struct Source: Codable, Equatable {
         /// Where the file was when the folder was made (for people and `mediafs cache`; not compared).
         var path: String
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modificationNanoseconds: Int64
+        var identity: FileIdentity
+
+        private enum CodingKeys: String, CodingKey { case path }
 
         init(path: String, identity: FileIdentity) {
             self.path = path
-            device = identity.device
-            inode = identity.inode
-            size = identity.size
-            modificationNanoseconds = identity.modificationNanoseconds
+            self.identity = identity
         }
 
-        func describes(_ identity: FileIdentity) -> Bool {
-            device == identity.device && inode == identity.inode && size == identity.size
-                && modificationNanoseconds == identity.modificationNanoseconds
+        init(from decoder: any Decoder) throws {
+            path = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .path)
+            identity = try FileIdentity(from: decoder)
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try identity.encode(to: encoder)
+        }
+
+        func describes(_ identity: FileIdentity) -> Bool { self.identity == identity }
     }
 
     /// One entry of the plan: its size when it was made, or why it could not be.
@@ -97,8 +102,8 @@ struct TrackManifest: Codable, Equatable {
     }
 
     /// Writes the manifest into `folder` under a temporary name and renames it into place, so the
-    /// name only ever holds a whole manifest. Not flushed to the disk (`fsync` cost 50 ms after a
-    /// pass had written its tracks): after a crash, a manifest that did not survive, or files that
+    /// name only ever holds a whole manifest. Not flushed to the disk (an `fsync` after a pass
+    /// waits for every track it wrote to reach the disk): after a crash, a manifest that did not survive, or files that
     /// did not, fail the checks of `load`, and the pass runs again.
     /// - Returns: its length in bytes.
     /// - Throws: `TreeError.io`.

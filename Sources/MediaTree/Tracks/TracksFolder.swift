@@ -2,38 +2,19 @@ import MediaKit
 
 /// `tracks/`: a folder per group that has files (`audible/`, `legible/`, `visual/`). Only for a
 /// file with a track to make.
-final class TracksFolder: ImmediateListing, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class TracksFolder: ImmediateListing, NamedSubfolder {
+    let spot: VersionSpot
     let plan: TrackPlan
 
     static let kind = "tracks"
     static let madeKinds: [MadeKind] = [.trackSets]
-    static let warmedNames: [Name] = [MediaFolderNames.tracks]
+    static let name = MediaFolderNames.tracks
 
-    private init(version: MediaVersion, plan: TrackPlan, placement: Placement) {
-        self.version = version
+    init?(spot: VersionSpot, tree: MediaTree) {
+        let plan = tree.trackPlan(of: spot.version)
+        guard !plan.isEmpty else { return nil }
+        self.spot = spot
         self.plan = plan
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path)
-    }
-
-    static func folder(of version: MediaVersion, tree: MediaTree, placement: Placement) -> TracksFolder? {
-        let plan = tree.trackPlan(of: version)
-        return plan.isEmpty ? nil : TracksFolder(version: version, plan: plan, placement: placement)
-    }
-
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        Self.folder(of: folder.version, tree: tree, placement: folder.placement(of: MediaFolderNames.tracks)).map { [$0] } ?? []
-    }
-
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
-        name == MediaFolderNames.tracks ? listed(in: folder, tree: tree).first : nil
-    }
-
-    func renewed(in version: MediaVersion, tree: MediaTree) -> TracksFolder? {
-        Self.folder(of: version, tree: tree, placement: placement!)
     }
 
     private var groups: [TrackGroupFolder] {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A count of pieces of work under way, that another thread can wait to reach zero (at unmount,
-/// say, for work the askers did not wait for).
+/// say, for work the askers did not wait for). `@unchecked`: the count is guarded by `condition`,
+/// whose waits `Mutex` cannot do.
 final class WorkCount: @unchecked Sendable {
     private let condition = NSCondition()
     private var count = 0

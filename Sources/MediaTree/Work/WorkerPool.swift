@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Media work blocks for tens or hundreds of milliseconds; running it here instead of on Dispatch's
 /// or Swift's shared pools bounds how much runs at once and keeps it from starving anything else.
+///
+/// `@unchecked`: the queue is guarded by `condition`, whose waits `Mutex` cannot do.
 public final class WorkerPool: @unchecked Sendable {
     public let threadCount: Int
     private let condition = NSCondition()

@@ -1,3 +1,5 @@
+import CZlib
+
 /// A PNG reader for the files `PNGEncoder` writes, and only those: 8-bit RGB, not interlaced,
 /// zlib stored blocks, filter NONE. It checks every chunk's CRC, the zlib header and Adler-32,
 /// so a test that reads a thumbnail with it also checks the file is well formed.
@@ -104,25 +106,13 @@ public struct StoredPNG: Sendable {
         return (p.r + p.g + p.b) / 3
     }
 
+    /// PNG's chunk CRC (zlib's CRC-32).
     public static func crc32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
-        var crc: UInt32 = 0xffff_ffff
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
-        }
-        return ~crc
+        let bytes = Array(bytes)
+        return UInt32(CZlib.crc32(0, bytes, UInt32(bytes.count)))
     }
 
     public static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for chunk in stride(from: 0, to: bytes.count, by: 5552) {
-            for byte in bytes[chunk ..< min(chunk + 5552, bytes.count)] {
-                a += UInt32(byte)
-                b += a
-            }
-            a %= 65521
-            b %= 65521
-        }
-        return b << 16 | a
+        UInt32(CZlib.adler32(1, bytes, UInt32(bytes.count)))
     }
 }

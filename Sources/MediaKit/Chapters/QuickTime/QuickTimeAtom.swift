@@ -87,3 +87,13 @@ enum QuickTimeAtoms {
         throw MediaError.damaged(reason: "no moov atom")
     }
 }
+
+extension ByteCursor {
+    /// Reads the version of a header atom (`mvhd`, `tkhd`, `mdhd`) and skips its flags and its
+    /// creation and modification times (64-bit in version 1, else 32-bit); the version.
+    mutating func headerVersionSkippingTimes() throws -> UInt8 {
+        let version = try u8()
+        try skip(3 + (version == 1 ? 16 : 8))
+        return version
+    }
+}

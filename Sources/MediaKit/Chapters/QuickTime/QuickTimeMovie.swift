@@ -17,8 +17,7 @@ struct QuickTimeMovie {
             switch atom.type {
             case FourCC("mvhd"):
                 var cursor = ByteCursor(bytes, range: atom.data)
-                let version = try cursor.u8()
-                try cursor.skip(3 + (version == 1 ? 16 : 8))
+                let version = try cursor.headerVersionSkippingTimes()
                 timescale = try cursor.u32()
                 duration = version == 1 ? try cursor.u64() : UInt64(try cursor.u32())
             case FourCC("trak"):

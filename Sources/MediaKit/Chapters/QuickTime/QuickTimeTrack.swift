@@ -42,8 +42,7 @@ struct QuickTimeTrack {
             switch atom.type {
             case FourCC("tkhd"):
                 var cursor = ByteCursor(bytes, range: atom.data)
-                let version = try cursor.u8()
-                try cursor.skip(3 + (version == 1 ? 16 : 8))
+                _ = try cursor.headerVersionSkippingTimes()
                 id = try cursor.u32()
             case FourCC("tref"):
                 for reference in try QuickTimeAtoms.children(of: bytes, in: atom.data) where reference.type == FourCC("chap") {
@@ -63,8 +62,7 @@ struct QuickTimeTrack {
             var cursor = ByteCursor(bytes, range: atom.data)
             switch atom.type {
             case FourCC("mdhd"):
-                let version = try cursor.u8()
-                try cursor.skip(3 + (version == 1 ? 16 : 8))
+                let version = try cursor.headerVersionSkippingTimes()
                 timescale = try cursor.u32()
                 try cursor.skip(version == 1 ? 8 : 4)
                 language = QuickTimeLanguage.code(try cursor.u16())

@@ -8,7 +8,7 @@ import TestSupport
 /// again while the source stays the same (a library's `ls -lR` relists every folder each time);
 /// anything that could make them wrong makes them anew: a changed file, a changed mode, a track
 /// size not yet known. Entries numbered from a listing hold no node until asked for.
-@Suite struct KeptListingsTests {
+@Suite struct KeptListingTests {
     @Test func aMediaFolderListedOnceIsListedAgainAtOnceWithNoMediaWork() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4"])
         let folder = try fixture.lookup("feature-1080p.mp4")

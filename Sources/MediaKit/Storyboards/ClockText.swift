@@ -1,8 +1,9 @@
-/// Times written as text, from whole milliseconds or seconds: what WebVTT cues and picture
-/// labels show.
-enum TimeText {
-    /// `HH:MM:SS.mmm` (WebVTT's cue timing, hours always written, at least two digits).
-    static func cue(milliseconds: Int) -> String {
+/// Times written as a clock, from whole milliseconds or seconds: what WebVTT cues, OGM chapter
+/// files and picture labels show.
+public enum ClockText {
+    /// `HH:MM:SS.mmm` (WebVTT's cue timing and OGM chapters': hours always written, at least two
+    /// digits).
+    public static func cue(milliseconds: Int) -> String {
         let ms = max(0, milliseconds)
         return "\(clock(seconds: ms / 1000)).\(padded(ms % 1000, 3))"
     }

@@ -1,8 +1,11 @@
-/// Times as they are written in names: `12.5s`, `90s`, `1m30s`, `1h02m03.5s`, `00:01:30.5`, `25%`.
+/// Times as the mount writes them in names: `12.5s`, `90s`, `1m30s`, `1h02m03.5s`, `00:01:30.5`,
+/// `25%` (parsed), `at-01m30s` and `00h01m30s` (written), and the decimal seconds of the extended
+/// attributes.
 ///
-/// One parser for every name that carries a time (thumbnails; chapter names and documents use the writers below), so the grammar in
-/// Docs/LAYOUT.md has one implementation. Strict: lowercase units, digits only, no sign, no exponent.
-public enum TimeText {
+/// One parser for every name that carries a time (thumbnails; chapter names use the writers
+/// below), so the grammar in Docs/LAYOUT.md has one implementation. Strict: lowercase units,
+/// digits only, no sign, no exponent.
+public enum NameTime {
     /// A time as written: seconds from the start, or a share of the duration.
     public enum Value: Hashable, Sendable {
         case seconds(Double)
@@ -106,16 +109,6 @@ public enum TimeText {
         let width = max(2, hourDigits)
         return String(repeating: "0", count: max(0, width - hours.count)) + hours + "h"
             + pad(seconds / 60 % 60) + "m" + pad(seconds % 60) + "s"
-    }
-
-    /// Seconds as a clock to the millisecond, `HH:MM:SS.mmm` (rounded; hours grow past 99), the
-    /// form OGM chapter files use.
-    public static func clockText(_ seconds: Double) -> String {
-        let milliseconds = Int((max(0, seconds) * 1000).rounded())
-        let whole = milliseconds / 1000, fraction = milliseconds % 1000
-        let millis = String(fraction)
-        return pad(whole / 3600) + ":" + pad(whole / 60 % 60) + ":" + pad(whole % 60) + "."
-            + String(repeating: "0", count: 3 - millis.count) + millis
     }
 
     /// Seconds as the shortest decimal with at most 6 places: `12.5`, `90`, `0.041708`.
