@@ -70,10 +70,14 @@ final class DecodeSession: @unchecked Sendable {
     /// Just after a seek: frames before the first keyframe are dropped (they may lack references).
     var awaitingKeyframe = false
     /// While set, packets presented before this time are decoded only if other frames refer to
-    /// them (`AVDISCARD_NONREF`): a frame-accurate request skips the disposable frames (most
-    /// B-frames) on its way from the keyframe to its time. They cannot be its answer, since a
-    /// later frame is still at or before the time, and no other frame needs them.
+    /// them: a frame-accurate request skips the disposable frames (most B-frames) on its way from
+    /// the keyframe to its time (`admits(_:)`).
     var skipsUnreferencedBefore: Int64?
+    /// The latest presentation time of a packet left out, or sent to be decoded only if other
+    /// frames refer to it, since the request began or the last seek.
+    var latestSkippable: Int64?
+    /// For an AV1 stream, which packets no later frame refers to (its decoder cannot skip them).
+    var av1Units: AV1TemporalUnits?
     private var inputEnded = false
     private var drained = false
     /// Why reading stopped before the end of the file, if it did.
@@ -111,6 +115,12 @@ final class DecodeSession: @unchecked Sendable {
         // The demuxer then skips the other streams' packets instead of handing them out.
         for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         self.stream = stream
+        let parameters = stream.pointee.codecpar.pointee
+        if parameters.codec_id == AV_CODEC_ID_AV1 {
+            av1Units = AV1TemporalUnits(configuration: parameters.extradata.map {
+                UnsafeRawBufferPointer(start: $0, count: Int(parameters.extradata_size))
+            })
+        }
         if let threads { openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
         packet = try Packet()
         converter = PictureConverter(stream: stream)
@@ -217,6 +227,7 @@ final class DecodeSession: @unchecked Sendable {
         drained = false
         readError = nil
         lastPts = nil
+        latestSkippable = nil
         reachedEnd = .min
         needsSeek = false
         isWhereOpened = false
@@ -288,10 +299,7 @@ final class DecodeSession: @unchecked Sendable {
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
-        if !decoder.keyframesOnly {
-            let skippable = skipsUnreferencedBefore.map { p.pts != cav_nopts_value() && p.pts < $0 } ?? false
-            decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-        }
+        if !decoder.keyframesOnly && !admits(packet.pointer) { return }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
         let sent = avcodec_send_packet(decoder.context, packet.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
