@@ -13,8 +13,8 @@
  *     keyframe is later than the time retried 1, 4 and 16 s earlier;
  *   - packets presented two frames' time or more before the time decoded with AVDISCARD_NONREF
  *     (the disposable B-frames on the way cannot be the answer); for AV1, whose libdav1d decoder
- *     ignores skip_frame, such packets holding only frames stored in no reference slot
- *     (refresh_frame_flags 0) are not sent at all (DecodeSession+Skipping.swift,
+ *     ignores skip_frame, the frames of such packets stored in no reference slot
+ *     (refresh_frame_flags 0) are not sent (DecodeSession+Skipping.swift,
  *     AV1/AV1TemporalUnits.swift); if one of them is presented after the answer found, the
  *     time is decoded again without skipping;
  *   - decoding stops at the first frame presented after the time, or at it: the answer is the
@@ -38,6 +38,7 @@
 #include <libavutil/avutil.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -176,31 +177,48 @@ static int av1_refresh(const struct av1_sequence *q, const uint8_t *p, size_t n,
     return b.failed ? -1 : refresh;
 }
 
-/* Whether every frame of the temporal unit is coded and stored in no reference slot; takes the
- * sequence headers it carries. */
-static int av1_can_skip(struct av1_sequence *q, const uint8_t *p, size_t n) {
+/* What of a temporal unit the decoder needs: AV1_WHOLE, AV1_NOTHING (every frame in it is stored
+ * in no reference slot, and nothing else in it matters) or AV1_ONLY (the unit without those
+ * frames' OBUs, written to `kept`, of `*kept_size` bytes). Takes the sequence headers it carries. */
+enum { AV1_WHOLE, AV1_NOTHING, AV1_ONLY };
+static int av1_judge(struct av1_sequence *q, const uint8_t *p, size_t n, uint8_t *kept, size_t *kept_size) {
     struct bits b = {p, n, 0, 0};
-    int disposable = -1;
+    int frames = 0, left_out = 0, only_frames = 1, leaving_out = 0;
+    size_t size_kept = 0;
     while (b.pos < n * 8) {
-        if (get(&b, 1)) return 0;
-        int type = get(&b, 4), extension = get(&b, 1), has_size = get(&b, 1), tid = 0, sid = 0;
+        size_t start = b.pos / 8;
+        if (get(&b, 1)) return AV1_WHOLE;
+        int type = get(&b, 4), extension = get(&b, 1), has_size = get(&b, 1), tid = 0, sid = 0, keeps = 1;
         skip_bits(&b, 1);
         if (extension) { tid = get(&b, 3); sid = get(&b, 2); skip_bits(&b, 3); }
         size_t size = has_size ? leb128(&b) : n - b.pos / 8;
-        if (b.failed || size > n - b.pos / 8) return 0;
+        if (b.failed || size > n - b.pos / 8) return AV1_WHOLE;
         const uint8_t *payload = p + b.pos / 8;
         b.pos += size * 8;
         if (type == 1) {
             av1_read_sequence(q, payload, size);
-            if (!q->known) return 0;
-        } else if ((type == 3 || type == 6) && disposable != 0) {
-            if (!q->known || q->points != 1 || sid != 0) { disposable = 0; continue; }
-            disposable = av1_refresh(q, payload, size, tid, sid) == 0;
+            if (!q->known) return AV1_WHOLE;
+            only_frames = 0;
+        } else if (type == 3 || type == 6) {
+            frames++;
+            leaving_out = q->known && q->points == 1 && sid == 0 && av1_refresh(q, payload, size, tid, sid) == 0;
+            left_out += leaving_out;
+            keeps = !leaving_out;
+        } else if (type == 4 || type == 7) {
+            keeps = !leaving_out;
         } else if (type == 8) {
-            disposable = 0;
+            return AV1_WHOLE;
+        } else if (type != 2 && type != 5 && type != 15) {
+            only_frames = 0;
+        }
+        if (keeps && kept) {
+            memcpy(kept + size_kept, p + start, b.pos / 8 - start);
+            size_kept += b.pos / 8 - start;
         }
     }
-    return disposable == 1;
+    if (kept_size) *kept_size = size_kept;
+    if (left_out == 0) return AV1_WHOLE;
+    return left_out == frames && only_frames ? AV1_NOTHING : AV1_ONLY;
 }
 
 /* One open file and decoder, and the decoding state since the last seek. */
@@ -212,6 +230,7 @@ struct session {
     int64_t start_pts, one_second, frame_duration, skip_before, last_pts, latest_skippable;
     int input_ended, drained, awaiting_keyframe, frames_decoded, is_av1;
     struct av1_sequence av1;
+    AVPacket *trimmed;  /* an AV1 packet without the frames left out */
 };
 
 static void open_session(struct session *s, const char *path) {
@@ -242,7 +261,10 @@ static void open_session(struct session *s, const char *path) {
     const uint8_t *config = s->stream->codecpar->extradata;
     int config_size = s->stream->codecpar->extradata_size;
     if (s->is_av1 && config && config_size > 4)  /* av1C: 4 bytes, then OBUs; or bare OBUs */
-        av1_can_skip(&s->av1, config[0] == 0x81 ? config + 4 : config, config[0] == 0x81 ? config_size - 4 : config_size);
+        av1_judge(&s->av1, config[0] == 0x81 ? config + 4 : config, config[0] == 0x81 ? config_size - 4 : config_size,
+                  NULL, NULL);
+    s->trimmed = av_packet_alloc();
+    if (!s->trimmed) fail("av_packet_alloc", AVERROR(ENOMEM));
     s->packet = av_packet_alloc();
     if (!s->packet) fail("av_packet_alloc", AVERROR(ENOMEM));
 
@@ -261,6 +283,7 @@ static void open_session(struct session *s, const char *path) {
 
 static void close_session(struct session *s) {
     av_packet_free(&s->packet);
+    av_packet_free(&s->trimmed);
     avcodec_free_context(&s->decoder);
     avformat_close_input(&s->input);
 }
@@ -304,15 +327,28 @@ static int decode_next(struct session *s, AVFrame *frame) {
         }
         if (s->packet->stream_index == s->stream->index) {
             int64_t pts = s->packet->pts;
-            int skippable = pts != AV_NOPTS_VALUE && pts < s->skip_before, send = 1;
+            int skippable = pts != AV_NOPTS_VALUE && pts < s->skip_before;
+            AVPacket *send = s->packet;
             if (s->is_av1) {
-                send = !(av1_can_skip(&s->av1, s->packet->data, s->packet->size) && skippable);
-                if (!send && pts > s->latest_skippable) s->latest_skippable = pts;
+                int err = av_new_packet(s->trimmed, s->packet->size);
+                if (err < 0) fail("av_new_packet", err);
+                size_t kept = 0;
+                int judged = av1_judge(&s->av1, s->packet->data, s->packet->size, s->trimmed->data, &kept);
+                if (skippable && judged != AV1_WHOLE) {
+                    if (pts > s->latest_skippable) s->latest_skippable = pts;
+                    send = NULL;
+                    if (judged == AV1_ONLY) {
+                        av_shrink_packet(s->trimmed, (int)kept);
+                        if ((err = av_packet_copy_props(s->trimmed, s->packet)) < 0) fail("av_packet_copy_props", err);
+                        send = s->trimmed;
+                    }
+                }
             } else {
                 s->decoder->skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
                 if (skippable && pts > s->latest_skippable) s->latest_skippable = pts;
             }
-            int sent = send ? avcodec_send_packet(s->decoder, s->packet) : 0;
+            int sent = send ? avcodec_send_packet(s->decoder, send) : 0;
+            av_packet_unref(s->trimmed);
             if (sent < 0 && sent != AVERROR(EAGAIN)) fprintf(stderr, "decode-floor: a packet failed to decode\n");
         }
         av_packet_unref(s->packet);

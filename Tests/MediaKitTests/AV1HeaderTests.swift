@@ -38,27 +38,48 @@ import TestSupport
         return buffer
     }
 
-    /// The packets left out are those ffmpeg's own AV1 header parser (the trace_headers bitstream
-    /// filter) shows to hold only frames stored in no reference slot.
+    /// The frames left out are those ffmpeg's own AV1 header parser (the trace_headers bitstream
+    /// filter) shows stored in no reference slot: whole units when all their frames are, else
+    /// the units without them (which, judged again, have nothing more to leave out).
     @Test(.enabled(if: AV1Fixture.missing == nil, "\(AV1Fixture.missing ?? "")"), arguments: ["clip.mkv", "clip.mp4"])
-    func unitsLeftOutAreThoseFFmpegsParserSeesUnreferenced(name: String) throws {
+    func framesLeftOutAreThoseFFmpegsParserSeesUnreferenced(name: String) throws {
         let path = try AV1Fixture.path(name)
-        let expected = try Self.ffmpegUnreferenced(path)
-        #expect(expected.filter { $0 }.count >= 15, "the clip has unreferenced frames: \(expected)")
+        let expected = try Self.ffmpegFrames(path)
         let input = try InputFile(path: .init(path), timeout: 60)
         let parameters = input.streams[0].pointee.codecpar.pointee
         var units = AV1TemporalUnits(configuration: UnsafeRawBufferPointer(start: parameters.extradata,
                                                                           count: Int(parameters.extradata_size)))
         #expect(units.sequence?.orderHintBits == 7)
         let packet = try Packet()
-        var seen: [Bool] = []
+        var judged: [AV1TemporalUnits.Judgement] = []
         while av_read_frame(input.context, packet.pointer) >= 0 {
             defer { packet.unref() }
             let p = packet.pointer.pointee
-            seen.append(units.canSkip(UnsafeRawBufferPointer(start: p.data, count: Int(p.size))))
+            let unit = UnsafeRawBufferPointer(start: p.data, count: Int(p.size))
+            let judgement = units.judge(unit)
+            judged.append(judgement)
+            guard case .only(let ranges) = judgement else { continue }
+            let trimmed = ranges.flatMap { unit[$0] }
+            #expect(trimmed.count < unit.count && ranges.allSatisfy { $0.upperBound <= unit.count })
+            let again = trimmed.withUnsafeBytes { units.judge($0) }
+            #expect(again == .whole, "\(name): packet \(judged.count - 1) trimmed")
         }
-        #expect(seen.count == 75)
-        #expect(seen == expected)
+        #expect(judged.count == 75 && expected.count == 75)
+        for (i, (judgement, frames)) in zip(judged, expected).enumerated() {
+            let kind: AV1TemporalUnits.Judgement
+            switch frames.unreferenced {
+            case 0: kind = .whole
+            case frames.all: kind = .nothing
+            default: kind = .only([])
+            }
+            let same = switch (judgement, kind) {
+            case (.only, .only): true
+            default: judgement == kind
+            }
+            #expect(same, "\(name): packet \(i) with \(frames.unreferenced) of \(frames.all) frames unreferenced is \(judgement)")
+        }
+        #expect(judged.filter { $0 == .nothing }.count >= 15)
+        #expect(judged.filter { if case .only = $0 { true } else { false } }.count >= 3)
     }
 
     /// A unit cut short inside a frame header, or with an OBU size past its end, is not left out.
@@ -91,32 +112,22 @@ import TestSupport
         #expect(checked == 3)
     }
 
-    /// Per packet, in the file's order: whether every frame header in it is coded (not
+    /// Per packet, in the file's order: its frame headers, and of those the frames coded (not
     /// shown again) with refresh_frame_flags 0, as ffmpeg's trace_headers prints them.
-    static func ffmpegUnreferenced(_ path: String) throws -> [Bool] {
+    static func ffmpegFrames(_ path: String) throws -> [(all: Int, unreferenced: Int)] {
         let result = try Command.run(["ffmpeg", "-nostdin", "-hide_banner", "-i", path, "-c", "copy", "-bsf:v", "trace_headers",
                                       "-f", "null", "-"], timeout: 120)
         guard result.succeeded else { throw StoredPNG.Malformed(description: "trace_headers: \(result)") }
-        var answer: [Bool] = []
-        var inPacket = false
-        var headers = 0, unreferenced = 0
-        func close() {
-            if inPacket { answer.append(headers > 0 && headers == unreferenced) }
-        }
+        var answer: [(all: Int, unreferenced: Int)] = []
         for line in result.stderr.split(separator: "\n") {
             if line.contains("] Packet: ") {
-                close()
-                inPacket = true
-                headers = 0
-                unreferenced = 0
-            } else if line.contains(" show_existing_frame ") {
-                headers += 1
-                if line.hasSuffix("= 1") { headers += 1_000 }  // shown again: never left out
-            } else if line.contains(" refresh_frame_flags ") && line.hasSuffix("= 0") {
-                unreferenced += 1
+                answer.append((0, 0))
+            } else if line.contains(" show_existing_frame "), !answer.isEmpty {
+                answer[answer.count - 1].all += 1
+            } else if line.contains(" refresh_frame_flags "), line.hasSuffix("= 0"), !answer.isEmpty {
+                answer[answer.count - 1].unreferenced += 1
             }
         }
-        close()
         return answer
     }
 }

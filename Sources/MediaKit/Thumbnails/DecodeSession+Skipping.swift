@@ -2,24 +2,58 @@ import CAV
 
 /// Leaving out, on the way to a frame-accurate time, the frames no other frame refers to.
 extension DecodeSession {
-    /// Whether `packet` goes to the decoder, and how: while `skipsUnreferencedBefore` is set, a
+    /// What goes to the decoder of a packet read.
+    enum Admission {
+        case whole
+        case nothing
+        /// A packet made of part of the one read (an AV1 unit without its frames left out).
+        case instead(Packet)
+    }
+
+    /// What of `packet` goes to the decoder, and how: while `skipsUnreferencedBefore` is set, a
     /// packet presented before it is decoded only if other frames refer to it. For H.264, HEVC
     /// and the other codecs whose decoder can tell, the decoder is asked to (`skip_frame =
-    /// AVDISCARD_NONREF`); an AV1 packet whose frames are stored in no reference slot is not
-    /// sent at all (`AV1TemporalUnits`). Such packets are recorded in `latestSkippable`.
-    func admits(_ packet: UnsafeMutablePointer<AVPacket>) -> Bool {
+    /// AVDISCARD_NONREF`); of an AV1 packet, the frames stored in no reference slot are not sent
+    /// (`AV1TemporalUnits`). Such packets are recorded in `latestSkippable`.
+    /// - Throws: `MediaError.library` when out of memory.
+    func admission(of packet: UnsafeMutablePointer<AVPacket>) throws -> Admission {
         let pts = packet.pointee.pts
         let skippable = skipsUnreferencedBefore.map { pts != cav_nopts_value() && pts < $0 } ?? false
         guard av1Units != nil else {
             decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             if skippable { latestSkippable = max(latestSkippable ?? pts, pts) }
-            return true
+            return .whole
         }
         // Every packet is read, for the sequence headers it may carry.
         let data = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
-        guard av1Units?.canSkip(data) == true, skippable else { return true }
-        latestSkippable = max(latestSkippable ?? pts, pts)
-        return false
+        guard let judgement = av1Units?.judge(data), skippable else { return .whole }
+        switch judgement {
+        case .whole:
+            return .whole
+        case .nothing:
+            latestSkippable = max(latestSkippable ?? pts, pts)
+            return .nothing
+        case .only(let ranges):
+            latestSkippable = max(latestSkippable ?? pts, pts)
+            return .instead(try Self.packet(packet, keeping: ranges))
+        }
+    }
+
+    /// A new packet of `ranges` of `packet`'s data, with its times, flags and side data. The
+    /// corresponding C functions are `av_new_packet` and `av_packet_copy_props`.
+    private static func packet(_ packet: UnsafeMutablePointer<AVPacket>, keeping ranges: [Range<Int>]) throws -> Packet {
+        let made = try Packet()
+        let size = ranges.reduce(0) { $0 + $1.count }
+        guard av_new_packet(made.pointer, Int32(size)) == 0, av_packet_copy_props(made.pointer, packet) == 0,
+              let destination = made.pointer.pointee.data, let source = packet.pointee.data else {
+            throw MediaError.library(function: "av_new_packet", code: cav_averror(ENOMEM), message: "out of memory")
+        }
+        var offset = 0
+        for range in ranges {
+            (destination + offset).update(from: source + range.lowerBound, count: range.count)
+            offset += range.count
+        }
+        return made
     }
 
     /// Whether `answer`, found for `target` while frames were skipped, may be wrong: a packet

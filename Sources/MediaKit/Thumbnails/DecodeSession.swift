@@ -71,7 +71,7 @@ final class DecodeSession: @unchecked Sendable {
     var awaitingKeyframe = false
     /// While set, packets presented before this time are decoded only if other frames refer to
     /// them: a frame-accurate request skips the disposable frames (most B-frames) on its way from
-    /// the keyframe to its time (`admits(_:)`).
+    /// the keyframe to its time (`admission(of:)`).
     var skipsUnreferencedBefore: Int64?
     /// The latest presentation time of a packet left out, or sent to be decoded only if other
     /// frames refer to it, since the request began or the last seek.
@@ -299,9 +299,16 @@ final class DecodeSession: @unchecked Sendable {
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
-        if !decoder.keyframesOnly && !admits(packet.pointer) { return }
+        var replacement: Packet?
+        if !decoder.keyframesOnly {
+            switch try admission(of: packet.pointer) {
+            case .whole: break
+            case .nothing: return
+            case .instead(let part): replacement = part
+            }
+        }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
-        let sent = avcodec_send_packet(decoder.context, packet.pointer)
+        let sent = avcodec_send_packet(decoder.context, (replacement ?? packet).pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
     }
 
