@@ -8,6 +8,15 @@ extension DecodeSession {
         case nothing
         /// A packet made of part of the one read (an AV1 unit without its frames left out).
         case instead(Packet)
+
+        /// The packet to send, `read` or the one made instead; nil for nothing.
+        func packet(readAs read: Packet) -> Packet? {
+            switch self {
+            case .whole: read
+            case .nothing: nil
+            case .instead(let part): part
+            }
+        }
     }
 
     /// What of `packet` goes to the decoder, and how: while `skipsUnreferencedBefore` is set, a
@@ -64,5 +73,16 @@ extension DecodeSession {
     func mayHaveSkippedTheAnswer(_ answer: Frame, for target: Int64) -> Bool {
         guard let skipped = latestSkippable else { return false }
         return skipped > (answer.pts <= target ? answer.pts : .min)
+    }
+}
+
+extension AV1TemporalUnits {
+    /// For an AV1 stream, starting from its codec configuration (`extradata`); nil for another codec.
+    init?(stream: UnsafeMutablePointer<AVStream>) {
+        let parameters = stream.pointee.codecpar.pointee
+        guard parameters.codec_id == AV_CODEC_ID_AV1 else { return nil }
+        self.init(configuration: parameters.extradata.map {
+            UnsafeRawBufferPointer(start: $0, count: Int(parameters.extradata_size))
+        })
     }
 }

@@ -115,12 +115,7 @@ final class DecodeSession: @unchecked Sendable {
         // The demuxer then skips the other streams' packets instead of handing them out.
         for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         self.stream = stream
-        let parameters = stream.pointee.codecpar.pointee
-        if parameters.codec_id == AV_CODEC_ID_AV1 {
-            av1Units = AV1TemporalUnits(configuration: parameters.extradata.map {
-                UnsafeRawBufferPointer(start: $0, count: Int(parameters.extradata_size))
-            })
-        }
+        av1Units = AV1TemporalUnits(stream: stream)
         if let threads { openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
         packet = try Packet()
         converter = PictureConverter(stream: stream)
@@ -299,16 +294,10 @@ final class DecodeSession: @unchecked Sendable {
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
-        var replacement: Packet?
-        if !decoder.keyframesOnly {
-            switch try admission(of: packet.pointer) {
-            case .whole: break
-            case .nothing: return
-            case .instead(let part): replacement = part
-            }
-        }
+        let admitted: Admission = try decoder.keyframesOnly ? .whole : admission(of: packet.pointer)
+        guard let sending = admitted.packet(readAs: packet) else { return }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
-        let sent = avcodec_send_packet(decoder.context, (replacement ?? packet).pointer)
+        let sent = avcodec_send_packet(decoder.context, sending.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
     }
 
