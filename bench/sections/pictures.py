@@ -81,7 +81,9 @@ def run(bench):
                    f"every {media.AV1_4K_GOP:g} s; made at bench time with SVT-AV1, preset 12, random access, kept beside "
                    "the media): a first read of `thumbs/at-T.jpg` against "
                    f"`{FFMPEG_AV1}`, each run at a new time inside a GOP, runs alternating, the decode floor beside; "
-                   f"both decode with {decoder_of(av1)}")
+                   f"both decode with {decoder_of(av1)} ({dav1d_threads()}), the mount (and the floor) without the "
+                   "frames no later frame refers to (refresh_frame_flags 0) on the way from the keyframe, ffmpeg every "
+                   "frame")
     with bench.mount(os.path.dirname(av1), f"{ID}-av1") as m:
         av1_thumbs = m.path(media.AV1_4K, "thumbs")
         os.listdir(av1_thumbs)
@@ -212,6 +214,16 @@ def decoder_of(film):
                          capture_output=True, text=True, stdin=subprocess.DEVNULL).stderr
     found = re.search(r"\((\w+)\) -> ", log)  # "Stream #0:0 -> #0:0 (av1 (libdav1d) -> wrapped_avframe (native))"
     return f"`{found.group(1)}`" if found else "the decoder libavcodec picks"
+
+
+def dav1d_threads():
+    """libdav1d's threads on each side: FFmpeg 5.1's wrapper gives dav1d 3/2 of the codec context's thread
+    count (0: one per processor), and dav1d picks the frames in flight from that."""
+    cpus = os.cpu_count() or 1
+    mount, command = min(4, cpus) * 3 // 2, cpus * 3 // 2
+    if mount == command:
+        return f"{mount} dav1d threads on both sides"
+    return f"{mount} dav1d threads in the mount (at most 4 codec threads), {command} in ffmpeg"
 
 
 def decode_floor(bench, binary, film, times, label):

@@ -35,7 +35,8 @@ def run(bench):
                   "`cp NAME`, a whole first read of the PNG. Runs alternate between the sides. The decode floor is "
                   "`bench/decode-floor.c`, compiled at bench time against the same libav* libraries: for each time it "
                   "seeks to the keyframe before it and decodes the frames an exact answer needs with the daemon's "
-                  "settings (frame threads, disposable frames more than 1 s before the time skipped), and nothing else "
+                  "settings (frame threads, disposable frames presented two frames or more before the time skipped: "
+                  "AVDISCARD_NONREF, or for AV1 the packets whose frames refresh no reference slot left out), and nothing else "
                   "(no scaling, no PNG, no FUSE, no process start: it times itself).")
     has_thumbnailer = shutil.which("ffmpegthumbnailer") is not None
     if not has_thumbnailer:

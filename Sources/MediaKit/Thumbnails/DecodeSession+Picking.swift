@@ -9,11 +9,23 @@ extension DecodeSession {
     ///   `.damaged`, `.timedOut`.
     func exactFrame(at seconds: Double) throws -> Frame {
         let target = pts(forSeconds: seconds)
-        // A second before the time is far enough that frames between there and the time exist
-        // (at any frame rate without gaps of a second), so the frames skipped are never the answer.
-        skipsUnreferencedBefore = target - oneSecond
+        // Frames presented two frames' time or more before the time are not its answer where
+        // frames come at the stream's rate; where they do not, the answer is checked below.
+        skipsUnreferencedBefore = target - 2 * frameDuration
+        latestSkippable = nil
         defer { skipsUnreferencedBefore = nil }
         if !canContinue(to: target) { try seekBefore(target) }
+        let answer = try decodeForward(to: target, seconds: seconds)
+        guard mayHaveSkippedTheAnswer(answer, for: target) else { return answer }
+        // A frame left out may be the answer: decode again, every frame.
+        skipsUnreferencedBefore = nil
+        try seekBefore(target)
+        return try decodeForward(to: target, seconds: seconds)
+    }
+
+    /// Decodes from the position to the last frame presented at or before `target` (or the
+    /// first frame, for a time before it): until a frame presented after it, or at it.
+    private func decodeForward(to target: Int64, seconds: Double) throws -> Frame {
         while true {
             if next == nil { next = try decodeNextShowable() }
             guard let candidate = next else { return try lastFrame(for: target, seconds: seconds) }
@@ -26,6 +38,9 @@ extension DecodeSession {
             }
             shown = candidate
             next = nil
+            // Frames come in presentation order: none after this one is at or before the time,
+            // and the decoder need not be fed until the next frame comes out to show it.
+            if candidate.pts == target { return candidate }
         }
     }
 

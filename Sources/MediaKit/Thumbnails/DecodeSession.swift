@@ -69,10 +69,14 @@ final class DecodeSession: @unchecked Sendable {
     /// Just after a seek: frames before the first keyframe are dropped (they may lack references).
     var awaitingKeyframe = false
     /// While set, packets presented before this time are decoded only if other frames refer to
-    /// them (`AVDISCARD_NONREF`): a frame-accurate request skips the disposable frames (most
-    /// B-frames) on its way from the keyframe to its time. They cannot be its answer, since a
-    /// later frame is still at or before the time, and no other frame needs them.
+    /// them: a frame-accurate request skips the disposable frames (most B-frames) on its way from
+    /// the keyframe to its time (`admission(of:)`).
     var skipsUnreferencedBefore: Int64?
+    /// The latest presentation time of a packet left out, or sent to be decoded only if other
+    /// frames refer to it, since the request began or the last seek.
+    var latestSkippable: Int64?
+    /// For an AV1 stream, which packets no later frame refers to (its decoder cannot skip them).
+    var av1Units: AV1TemporalUnits?
     private var inputEnded = false
     private var drained = false
     /// Why reading stopped before the end of the file, if it did.
@@ -110,6 +114,7 @@ final class DecodeSession: @unchecked Sendable {
         // The demuxer then skips the other streams' packets instead of handing them out.
         for other in streams where other != stream { other.pointee.discard = AVDISCARD_ALL }
         self.stream = stream
+        av1Units = AV1TemporalUnits(stream: stream)
         if let threads { openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads) }
         packet = try Packet()
         converter = PictureConverter(stream: stream)
@@ -185,6 +190,7 @@ final class DecodeSession: @unchecked Sendable {
         drained = false
         readError = nil
         lastPts = nil
+        latestSkippable = nil
         reachedEnd = .min
         needsSeek = false
         isWhereOpened = false
@@ -256,12 +262,10 @@ final class DecodeSession: @unchecked Sendable {
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
-        if !decoder.keyframesOnly {
-            let skippable = skipsUnreferencedBefore.map { p.pts != cav_nopts_value() && p.pts < $0 } ?? false
-            decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-        }
+        let admitted: Admission = try decoder.keyframesOnly ? .whole : admission(of: packet.pointer)
+        guard let sending = admitted.packet(readAs: packet) else { return }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
-        let sent = avcodec_send_packet(decoder.context, packet.pointer)
+        let sent = avcodec_send_packet(decoder.context, sending.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
     }
 
