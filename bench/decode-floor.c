@@ -3,8 +3,7 @@
  *
  * For each TIME it opens FILE, seeks to the keyframe at or before the time and decodes until
  * the frame a player shows at that time is known, as the daemon's DecodeSession does for `at-`
- * (Sources/MediaKit/Thumbnails/DecodeSession*.swift, Docs/ARCHITECTURE.md "How a thumbnail is
- * made"), with the same settings:
+ * (Sources/MediaKit/Thumbnails/DecodeSession*.swift, Docs/ARCHITECTURE.md "Pictures"), with the same settings:
  *   - the first video stream (not cover art); every other stream discarded in the demuxer;
  *   - libavcodec's software decoder with frame threading, one thread per processor, at most 4
  *     (VideoDecoder.maxThreads), pkt_timebase set;
