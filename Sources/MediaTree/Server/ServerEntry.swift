@@ -51,6 +51,7 @@ extension ServerEntry where Self: ImmediateAttributes {
 /// registration line per kind.
 public enum ServerEntries {
     static let kinds: [any ServerEntry.Type] = [
+        PosterFile.self,
     ]
 
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.

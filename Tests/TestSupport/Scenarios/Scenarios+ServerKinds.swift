@@ -2,5 +2,6 @@
 /// of its own (Scenarios+Server<Kind>.swift): one line per kind.
 extension ScenarioGroup {
     static let serverKinds: [[Scenario]] = [
+        serverPosters,
     ]
 }
