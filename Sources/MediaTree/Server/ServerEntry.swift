@@ -52,6 +52,7 @@ extension ServerEntry where Self: ImmediateAttributes {
 public enum ServerEntries {
     static let kinds: [any ServerEntry.Type] = [
         PosterFile.self,
+        FrameFile.self,
     ]
 
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.

@@ -3,5 +3,6 @@
 extension ScenarioGroup {
     static let serverKinds: [[Scenario]] = [
         serverPosters,
+        serverFrames,
     ]
 }
