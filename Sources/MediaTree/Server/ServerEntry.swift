@@ -53,6 +53,7 @@ public enum ServerEntries {
     static let kinds: [any ServerEntry.Type] = [
         PosterFile.self,
         FrameFile.self,
+        TrickplayFolder.self,
     ]
 
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.

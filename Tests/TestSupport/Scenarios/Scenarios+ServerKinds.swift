@@ -4,5 +4,6 @@ extension ScenarioGroup {
     static let serverKinds: [[Scenario]] = [
         serverPosters,
         serverFrames,
+        serverTrickplay,
     ]
 }
