@@ -27,4 +27,42 @@ import TestSupport
         #expect(try fixture.lookup("feature-1080p.mp4").type == .regular)
         #expect(fixture.media.probes(of: fixture.path("feature-1080p.mp4")) == 0)
     }
+
+    /// A BIF is served by offset: the header and index need no frame; a read in the last run of
+    /// frames makes that run alone; every read gives the bytes of the whole file at its offsets.
+    @Test func aBIFMakesTheFramesAReadReaches() throws {
+        var settings = Self.settings
+        settings.storyboard.interval = 2
+        settings.storyboard.grid = Grid(columns: 2, rows: 2)
+        let fixture = try TreeFixture(files: ["feature-1080p.mp4"], settings: settings)
+        let name = "feature-1080p-320-2.bif"
+        let size = Int(try fixture.lookup(name).size)
+        // 30 s every 2 s: 15 frames, in runs of 4 (the last of 3).
+        let content = try fixture.open(try fixture.lookup(name).inode)
+        func made() -> Int { Self.counter("bif_frames_made", fixture.tree) }
+        let head = try content.read(offset: 0, count: 100)
+        let read = try BIFReader(try fixture.read(name))
+        #expect(head.count == 100 && read.imageCount == 15 && read.multiplier == 2000)
+        #expect(made() == 4)
+        let fresh = try TreeFixture(files: ["feature-1080p.mp4"], settings: settings)
+        let freshContent = try fresh.open(try fresh.lookup(name).inode)
+        #expect(try freshContent.read(offset: 0, count: 64 + 8 * 16) == Array(try fixture.read(name).prefix(64 + 8 * 16)))
+        #expect(Self.counter("bif_frames_made", fresh.tree) == 0)
+        let whole = try fixture.read(name)
+        let lastFrame = read.frames.last!.jpeg.count
+        let tail = try freshContent.read(offset: Int64(size - lastFrame - 10), count: 1 << 20)
+        #expect(tail == Array(whole.suffix(lastFrame + 10)))
+        #expect(Self.counter("bif_frames_made", fresh.tree) == 1)
+        // Reads across runs, of any length.
+        for (offset, count) in [(0, size), (100, 5000), (size / 3, size / 3), (size - 1, 10), (size, 10)] {
+            #expect(try freshContent.read(offset: Int64(offset), count: count) == Array(whole[min(offset, size)..<min(size, offset + count)]))
+        }
+    }
+
+    /// A counter of `user.mediafs.stats`.
+    static func counter(_ name: String, _ tree: MediaTree) -> Int {
+        let document = tree.statisticsDocument()
+        guard let range = document.range(of: "\"\(name)\":") else { return -1 }
+        return Int(document[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
 }

@@ -54,6 +54,7 @@ public enum ServerEntries {
         PosterFile.self,
         FrameFile.self,
         TrickplayFolder.self,
+        BIFFile.self,
     ]
 
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.

@@ -5,5 +5,6 @@ extension ScenarioGroup {
         serverPosters,
         serverFrames,
         serverTrickplay,
+        serverBIF,
     ]
 }
