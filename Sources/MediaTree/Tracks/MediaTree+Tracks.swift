@@ -21,21 +21,25 @@ extension MediaTree {
     /// (`TrackStore.remembered`): a listing then carries the files' sizes, and `ls -l` needs no
     /// lookup per track file. Nil otherwise.
     func rememberedTracks(_ group: TrackPlan.Group, of version: MediaVersion) -> TrackSet? {
-        tracks.remembered(TrackSetKey(identity: version.identity, visual: group == .visual))
+        tracks.remembered(TrackSetKey(identity: version.identity, group: group))
     }
 
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
     /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
     /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
     /// track and why) where the track could not be made.
-    func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, skipMemory: Bool = false,
-                   reply: @escaping Reply<CachedTrack>) {
-        let plan = trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
+    /// - Parameters:
+    ///   - plan: the plan `entry` is of: the version's `trackPlan` unless given (the server
+    ///     layout's sidecars have a plan of their own).
+    ///   - shownAs: the file as log lines and errors name it.
+    func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
+                   skipMemory: Bool = false, reply: @escaping Reply<CachedTrack>) {
+        let plan = plan ?? trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, group: entry.group)
         let part = key.part(of: plan)
         let path = version.shownAs
         let size = version.identity.size
-        let shownAs = "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
+        let shownAs = shownAs ?? "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
         tracks.request(key, plan: part, sourcePath: path.description, skipMemory: skipMemory, pass: { [self] folder in
             runPass(path: path, size: size, plan: part, folder: folder)
         }, completion: { set in
@@ -51,11 +55,11 @@ extension MediaTree {
     /// of another size (removed from the cache meanwhile) or, at its first open in this mount, with
     /// another checksum than its manifest's (damaged) is made again, once. The set stays out of
     /// eviction while the file is open.
-    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, again: Bool = false,
-                   reply: @escaping Reply<any FileContent>) {
-        let plan = trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
-        trackFile(entry, of: version, skipMemory: again) { [self] result in
+    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
+                   again: Bool = false, reply: @escaping Reply<any FileContent>) {
+        let plan = plan ?? trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, group: entry.group)
+        trackFile(entry, of: version, plan: plan, shownAs: shownAs, skipMemory: again) { [self] result in
             switch result {
             case .failure(let error):
                 reply(.failure(error))
@@ -70,7 +74,7 @@ extension MediaTree {
                 guard !again else {
                     return reply(.failure(TreeError.io(path: file.path, reason: "the cached track is missing, changed or damaged")))
                 }
-                openTrack(entry, of: version, again: true, reply: reply)
+                openTrack(entry, of: version, plan: plan, shownAs: shownAs, again: true, reply: reply)
             }
         }
     }
