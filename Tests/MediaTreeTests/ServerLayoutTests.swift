@@ -16,7 +16,7 @@ import TestSupport
     /// not every file of the folder; the folder's names are read once and kept.
     @Test func aNameBesideAFilmProbesThatFilmAlone() throws {
         let fixture = try TreeFixture(files: ["feature-1080p.mp4", "movie-1080p.mkv", "notes.txt"], settings: Self.settings)
-        #expect(throws: (any Error).self) { try fixture.lookup("movie-1080p.eng.srt") }
+        #expect(throws: (any Error).self) { try fixture.lookup("movie-1080p.nothing") }
         #expect(fixture.media.probes(of: fixture.path("movie-1080p.mkv")) == 1)
         #expect(fixture.media.probes(of: fixture.path("feature-1080p.mp4")) == 0)
         // No film's base name: nothing probed.
@@ -64,5 +64,22 @@ import TestSupport
         let document = tree.statisticsDocument()
         guard let range = document.range(of: "\"\(name)\":") else { return -1 }
         return Int(document[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
+
+    /// A sidecar's size needs its track pass: a listing gives its name and type only until the pass
+    /// has run (no pass for a listing), then its size; a pass makes every sidecar of the film.
+    @Test func sidecarsAreListedByNameAndTypeUntilTheirPass() throws {
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: Self.settings)
+        func sidecars() throws -> [DirectoryEntry] {
+            try fixture.numbered.list(NodeKey.rootNumber).filter { $0.name.string!.hasSuffix(".srt") || $0.name.string!.hasSuffix(".ass") }
+        }
+        #expect(try sidecars().count == 3 && sidecars().allSatisfy(\.nameAndTypeOnly))
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 0)
+        let size = try fixture.lookup("movie-1080p.eng.srt").size
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
+        let listed = try sidecars()
+        #expect(listed.allSatisfy { !$0.nameAndTypeOnly } && listed.first { $0.name == "movie-1080p.eng.srt" }?.attributes.size == size)
+        #expect(try fixture.read("movie-1080p.fre.forced.ass").starts(with: Array("[Script Info]".utf8)))
+        #expect(fixture.media.trackPasses(of: fixture.path("movie-1080p.mkv")) == 1)
     }
 }

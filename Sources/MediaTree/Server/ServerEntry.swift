@@ -52,6 +52,7 @@ extension ServerEntry where Self: ImmediateAttributes {
 public enum ServerEntries {
     static let kinds: [any ServerEntry.Type] = [
         PosterFile.self,
+        SidecarFile.self,
         FrameFile.self,
         TrickplayFolder.self,
         BIFFile.self,

@@ -46,15 +46,24 @@ extension ScenarioGroup {
             #expect(try c.client.list("audio").map(\.name) == ["audiobook.m4a"], c.at("audio"))
         },
 
-        Scenario("listing and stat agree on every entry, and make nothing") { c throws in
+        Scenario("listing makes nothing; listing and stat agree on every entry") { c throws in
             var folders = [""]
+            while let folder = folders.popLast() {
+                folders += try c.client.list(folder).filter { $0.type == .directory }.map { c.client.join(folder, $0.name) }
+            }
+            // (A mount's client stats what it lists, as `ls -l`: there, `find` checks it.)
+            let made = try c.statistics().filter { $0.key.hasSuffix("_made") && $0.value != 0 }
+            #expect(c.client.kind == "mount" || made.isEmpty, c.at("user.mediafs.stats after listing every folder: \(made)"))
+            folders = [""]
             while let folder = folders.popLast() {
                 for (entry, status) in try c.listAndStat(folder) where status.type == .directory {
                     folders.append(c.client.join(folder, entry.name))
                 }
             }
-            let made = try c.statistics().filter { $0.key.hasSuffix("_made") && $0.value != 0 }
-            #expect(made.isEmpty, c.at("user.mediafs.stats after listing and stat: \(made)"))
+            // A size is known before the first read; a track's only once its pass has run.
+            let madeByStat = try c.statistics().filter { $0.key.hasSuffix("_made") && $0.value != 0 && $0.key != "tracks_made"
+                && !$0.key.hasSuffix("_sets_made") }
+            #expect(madeByStat.isEmpty, c.at("user.mediafs.stats after stat of every entry: \(madeByStat)"))
         },
     ]
 }

@@ -3,6 +3,7 @@
 extension ScenarioGroup {
     static let serverKinds: [[Scenario]] = [
         serverPosters,
+        serverSidecars,
         serverFrames,
         serverTrickplay,
         serverBIF,
