@@ -71,8 +71,10 @@ import TestSupport
             // chapters.txt) + the track files; 14 media folders + 13 thumbs/ (not the audiobook's)
             // + 4 chapters/ + 6 source folders + 14 tracks/ with their group folders; and the
             // images listed in thumbs/ and chapters/ and the covers; per video a storyboard/ with its
-            // WebVTT and playlist (and its sheet and contact sheet among the images).
-            #expect(counts.count == 3 && counts[0] == 42 + 33 + 13 * 2 && counts[1] == 37 + 33 + 13 && counts[2] > 60,
+            // WebVTT and playlist (and its sheet and contact sheet among the images); per media
+            // folder a .directory (and folder.jpg among the images); the 3 markers of each thumbs/,
+            // chapters/, storyboard/ and tracks/ read (12 + 3 + 13 + 14).
+            #expect(counts.count == 3 && counts[0] == 42 + 33 + 13 * 2 + 14 + 42 * 3 && counts[1] == 37 + 33 + 13 && counts[2] > 60,
                     "\(check.stdout)")
         }
     }
@@ -88,13 +90,14 @@ import TestSupport
             let statted = expectSuccess(try Command.shell(
                 #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
             let lines = find.stdout.split(separator: "\n")
-            // The originals, info.json and plain files, 2 covers and 13 contact sheets (one per video);
-            // 24 chapter images and 4 × 2 documents; a sheet, a WebVTT and a playlist per video.
+            // The originals, info.json and plain files, 2 covers, 13 contact sheets (one per video) and
+            // 14 faces (folder.jpg, .directory); 24 chapter images and 4 × 2 documents; a sheet, a
+            // WebVTT and a playlist per video; the 3 markers of each made folder.
             #expect(lines.filter { !$0.contains("/thumbs/") && !$0.contains("/chapters/") && !$0.contains("/tracks/")
-                && !$0.contains("/storyboard/") }.count == 38 + 13, "\(find.stdout)")
-            #expect(lines.filter { $0.contains("/storyboard/") }.count == 13 * 3, "\(find.stdout)")
-            #expect(lines.filter { $0.contains("/tracks/") }.count == 33, "\(find.stdout)")
-            #expect(lines.filter { $0.contains("/chapters/") }.count == 32, "\(find.stdout)")
+                && !$0.contains("/storyboard/") }.count == 38 + 13 + 14 * 2, "\(find.stdout)")
+            #expect(lines.filter { $0.contains("/storyboard/") }.count == 13 * 3 + 13 * 3, "\(find.stdout)")
+            #expect(lines.filter { $0.contains("/tracks/") }.count == 33 + 14 * 3, "\(find.stdout)")
+            #expect(lines.filter { $0.contains("/chapters/") }.count == 32 + 4 * 3, "\(find.stdout)")
             #expect(lines.filter { $0.contains("/thumbs/") }.count > 100, "\(find.stdout)")
             #expect(find.stdout == statted.stdout)
             let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))

@@ -65,8 +65,9 @@ enum Library {
     /// The names a media folder lists, sorted.
     static func folderNames(_ relative: String) -> [String] {
         let name = (relative as NSString).lastPathComponent
-        // Every media file of the library has audio, and so tracks/.
-        return ([name, "info.json", "tracks"] + (withoutVideo.contains(relative) ? [] : ["thumbs", "storyboard", "contact-sheet.jpg"])
+        // Every media file of the library has audio, and so tracks/; a video or a cover, and so a
+        // face (folder.jpg, and .directory, which `ls` does not show).
+        return ([name, "info.json", "tracks", "folder.jpg"] + (withoutVideo.contains(relative) ? [] : ["thumbs", "storyboard", "contact-sheet.jpg"])
             + (chapterCounts[relative] == nil ? [] : ["chapters"]) + (withCover.contains(relative) ? ["cover.jpg"] : [])).sorted()
     }
 

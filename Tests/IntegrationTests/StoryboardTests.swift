@@ -33,7 +33,7 @@ import TestSupport
     from PIL import Image
     film, source = sys.argv[1:3]
     board = film + "/storyboard"
-    names = sorted(os.listdir(board))
+    names = sorted(n for n in os.listdir(board) if not n.startswith("."))
     report = {"names": names, "problems": []}
     def problem(text): report["problems"].append(text)
     # Keyframes of the source, by the ffmpeg tools: their times.
@@ -124,8 +124,10 @@ import TestSupport
             #expect(found["sheets_in_m3u8"] as? [String] == ["0001.jpg", "0002.jpg"])
             #expect((found["contact-sheet.jpg"] as? [Any])?.first as? String == "JPEG")
             #expect((found["contact-sheet.png"] as? [Any])?.first as? String == "PNG")
-            #expect(found["listed"] as? [String] == ["chapters", "clip.mp4", "contact-sheet.jpg", "info.json", "storyboard", "thumbs"]
-                    || found["listed"] as? [String] == ["clip.mp4", "contact-sheet.jpg", "info.json", "storyboard", "thumbs"], "\(found)")
+            #expect(found["listed"] as? [String] == [".directory", "chapters", "clip.mp4", "contact-sheet.jpg", "folder.jpg", "info.json",
+                                                     "storyboard", "thumbs"]
+                    || found["listed"] as? [String] == [".directory", "clip.mp4", "contact-sheet.jpg", "folder.jpg", "info.json",
+                                                        "storyboard", "thumbs"], "\(found)")
 
             // cp -r and rsync copy every file whole: the same bytes as read directly.
             let copies = try folder.makeFolder("copies")

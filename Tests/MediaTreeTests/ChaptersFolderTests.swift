@@ -25,10 +25,13 @@ import TestSupport
 
         let folder = try fixture.lookup("chapters/multilingual.mkv")
         #expect(try fixture.numbered.list(folder.inode).names
-                == ["multilingual.mkv", "info.json", "contact-sheet.jpg", "chapters", "storyboard", "thumbs", "tracks"])
+                == ["multilingual.mkv", "info.json", "contact-sheet.jpg", "chapters", "storyboard", "thumbs", "tracks"]
+                    + MadeFolderNames.face)
         let chapters = try fixture.lookup("chapters/multilingual.mkv/chapters")
         #expect(chapters.type == .directory && chapters.permissions == 0o555)
-        let listing = try fixture.numbered.list(chapters.inode)
+        let all = try fixture.numbered.list(chapters.inode)
+        #expect(all.prefix(3).map(\.name.escaped) == MadeFolderNames.markers)
+        let listing = Array(all.dropFirst(3))
         #expect(listing.map(\.name) == [
             "01 00h00m00s Ouverture.png", "02 00h00m03s Le casse ∕ 1re partie.png", "03 00h00m03s Préparatifs.png",
             "04 00h00m05s Un titre long.png", "05 00h00m06s Intermède 🎬.png", "06 00h00m09s Générique.png",
@@ -71,6 +74,7 @@ import TestSupport
     @Test func chapterArtworkIsServedAsStored() throws {
         let fixture = try TreeFixture(files: [], chapterFiles: ["two-languages.mp4"], settings: Self.settings(["fr"]))
         let names = try fixture.numbered.list(try fixture.lookup("chapters/two-languages.mp4/chapters").inode).names
+            .filter { !MadeFolderNames.isMarker($0) }
         #expect(names == ["01 00h00m00s Arrivée.png", "02 00h00m04s L'accord ∕ 2e partie.png", "03 00h00m08s Départ 🚀.png",
                           "chapters.json", "chapters.txt"])
         for (i, name) in names.prefix(3).enumerated() {
@@ -87,7 +91,8 @@ import TestSupport
         let fixture = try TreeFixture(files: ["audio/audiobook.m4a"])
         let folder = try fixture.lookup("audio/audiobook.m4a")
         // The cover is a stored JPEG: listed as such, served byte for byte.
-        #expect(try fixture.numbered.list(folder.inode).names == ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"])
+        #expect(try fixture.numbered.list(folder.inode).names == ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"]
+                + MadeFolderNames.face)
         let stored = try fixture.read("audio/audiobook.m4a/cover.jpg")
         #expect(stored.starts(with: [0xFF, 0xD8]) && fixture.media.stillImages == 0, "served as stored, not decoded")
         // The other format resolves too: a 600×900 JPEG cover, written as a PNG of that size.
@@ -97,7 +102,7 @@ import TestSupport
         let png = try fixture.read("audio/audiobook.m4a/cover.png")
         #expect(png.count == Int(cover.size) && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let chapters = try fixture.numbered.list(try fixture.lookup("audio/audiobook.m4a/chapters").inode)
-        #expect(chapters.count == 6)
+        #expect(chapters.count == 3 + 6)
         for entry in chapters where entry.name.escaped.hasSuffix(".jpg") {
             #expect(try fixture.read("audio/audiobook.m4a/chapters/" + entry.name.escaped) == stored)
             let asPNG = String(entry.name.escaped.dropLast(4)) + ".png"

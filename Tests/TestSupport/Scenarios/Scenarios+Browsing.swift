@@ -5,7 +5,9 @@ import Testing
 /// Browsing: the mirror of the source, the media folders, reads, types, sizes, inode numbers,
 /// errors (MediaTreeTests, BrowsingTests).
 extension ScenarioGroup {
-    public static let browsing = ScenarioGroup(name: "browsing", languages: [], scenarios: [
+    public static let browsing = ScenarioGroup(name: "browsing", languages: [], scenarios: browsingScenarios + markersAndFaces)
+
+    static let browsingScenarios: [Scenario] = [
         Scenario("the root mirrors the source, media files as folders") { c throws in
             let root = try c.client.list("")
             let sourceNames = try FileManager.default.contentsOfDirectory(atPath: c.source)
@@ -27,17 +29,18 @@ extension ScenarioGroup {
         },
 
         Scenario("a media folder holds the original, info.json, and thumbs, chapters, tracks as the media has them") { c throws in
+            let face = MadeFolderNames.face
             let expected: [String: [String]] = [
                 "feature-1080p.mp4": ["feature-1080p.mp4", "info.json", "contact-sheet.jpg", "chapters", "storyboard", "thumbs",
-                                      "tracks"],
+                                      "tracks"] + face,
                 "movie-1080p.mkv": ["movie-1080p.mkv", "info.json", "cover.jpg", "contact-sheet.jpg", "chapters", "storyboard",
-                                    "thumbs", "tracks"],
+                                    "thumbs", "tracks"] + face,
                 // No chapters: no chapters/; no cover.
-                "clips/clip-vp9.webm": ["clip-vp9.webm", "info.json", "contact-sheet.jpg", "storyboard", "thumbs", "tracks"],
+                "clips/clip-vp9.webm": ["clip-vp9.webm", "info.json", "contact-sheet.jpg", "storyboard", "thumbs", "tracks"] + face,
                 // No video: no thumbs/, storyboard/ or contact sheet; the stored JPEG cover listed as such.
-                "audio/audiobook.m4a": ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"],
+                "audio/audiobook.m4a": ["audiobook.m4a", "info.json", "cover.jpg", "chapters", "tracks"] + face,
                 "chapters/multilingual.mkv": ["multilingual.mkv", "info.json", "contact-sheet.jpg", "chapters", "storyboard",
-                                              "thumbs", "tracks"],
+                                              "thumbs", "tracks"] + face,
             ]
             for (relative, names) in expected.sorted(by: { $0.key < $1.key }) {
                 #expect(try c.client.list(relative).map(\.name) == names, c.at(relative))
@@ -98,9 +101,10 @@ extension ScenarioGroup {
                 }
             }
             // The plain files (notes.txt, the empty file, the song); 6 media folders × (original +
-            // info.json); the 2 stored covers; the contact sheets of the 5 videos; nothing else outside
-            // thumbs/, chapters/, storyboard/ and tracks/.
-            #expect(documents == 3 + 12 + 2 + 5, c.at("files read"))
+            // info.json + folder.jpg + .directory); the 2 stored covers; the contact sheets of the 5
+            // videos; the 3 markers of each tracks/; nothing else outside thumbs/, chapters/,
+            // storyboard/ and tracks/.
+            #expect(documents == 3 + 6 * 4 + 2 + 5 + 6 * 3, c.at("files read"))
         },
 
         Scenario("inode numbers are stable between lookups") { c throws in
@@ -124,5 +128,5 @@ extension ScenarioGroup {
             #expect(c.client.failure { () throws(CallError) in try c.client.extendedAttribute("user.nothing", of: "notes.txt") }
                     == ENODATA, c.at("user.nothing"))
         },
-    ])
+    ]
 }

@@ -32,24 +32,25 @@ struct RepresentativeFrameRecipe: MediaRecipe, Codable {
     var kind: MadeKind { .representativeFrames }
     var size: Int { requests[0].encodedSize }
 
-    /// The first frame that is not almost black, else the first. A later try that fails (a
-    /// truncated file) leaves the first as the answer.
+    /// The first frame that is not almost black, else the first made. A time that fails (past the
+    /// cut of a truncated file) is passed over; all failing, the first failure is the answer.
     func make(from file: MediaFile, media: any MediaService) throws -> MadeBytes {
         var first: Thumbnail?
+        var failure: Error?
         for request in requests {
             let made: Thumbnail
             do {
                 made = try media.thumbnail(of: file, request: request)
             } catch {
-                guard first == nil else { break }
-                throw error
+                failure = failure ?? error
+                continue
             }
             if made.meanLuma >= ChapterFrameTimes.darkLuma {
                 return MadeBytes(bytes: made.bytes, frame: ShownFrame(time: made.frameTime, isKeyframe: made.isKeyframe))
             }
             if first == nil { first = made }
         }
-        guard let chosen = first else { throw MediaError.noFrame(time: 0, reason: "no time to take the frame at") }
+        guard let chosen = first else { throw failure ?? MediaError.noFrame(time: 0, reason: "no time to take the frame at") }
         return MadeBytes(bytes: chosen.bytes, frame: ShownFrame(time: chosen.frameTime, isKeyframe: chosen.isKeyframe))
     }
 }
