@@ -38,7 +38,8 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let shownAs = tree.absolute(path)
         let names: [Name]
-        let stat = tree.sourceStat(path)
+        // Taken before the names are read: names kept under it are read again once it changes.
+        let stat = tree.settings.layout == .server ? tree.sourceStat(path) : nil
         do {
             names = try DirectoryReader.names(of: shownAs).sorted()
         } catch {
