@@ -5,7 +5,7 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import chapters, library, listing, originals, pictures, real_footage, storyboards, thumbs, tracks
+from sections import chapters, library, listing, originals, pictures, real_footage, server, storyboards, thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -17,4 +17,5 @@ SECTIONS = {
     "pictures": pictures.run,
     "footage": real_footage.run,
     "library": library.run,
+    "server": server.run,
 }
