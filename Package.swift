@@ -31,6 +31,8 @@ let package = Package(
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // zlib, which libpng is built on: made pictures are kept deflated in memory.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // glibc's GNU extensions to posix_spawn, and pipe2: what MountLifecycle's spawner needs.
         .systemLibrary(name: "CSpawn"),
         // libpng behind one C function that owns the setjmp libpng's errors need (Swift has none).
@@ -40,7 +42,7 @@ let package = Package(
 
         // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
         .target(name: "MediaKit", dependencies: [
-            "CAV", "CPNG", "CJPEG", .product(name: "SystemPackage", package: "swift-system"),
+            "CAV", "CPNG", "CJPEG", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [

@@ -1,5 +1,7 @@
 """floor.py: the floors, C programs compiled at bench time: bench/decode-floor.c and one run of it
-as a bench peer, and bench/fuse-floor.c (the FUSE floor under a listing; sections/library.py runs it).
+as a bench peer, bench/fuse-floor.c (the FUSE floor under a listing; sections/library.py runs it),
+bench/probe-floor.c (the probing floor under a first mount of distinct films; sections/films.py)
+and bench/demux-floor.c (the demuxing floor under a film's tracks; sections/tracks.py).
 
 The floor is what a frame-accurate thumbnail cannot cost less than: the seek and the decoding of
 the frames an exact answer needs, with the daemon's decoder settings, and nothing else (the C
@@ -62,3 +64,29 @@ def compile_fuse_floor(work):
     tree from memory, speaking to the kernel as mediafs does (the C file says how): the FUSE floor
     of a listing. Returns its path. Raises BenchError with what is missing."""
     return compile_c(work, FUSE_FLOOR_SOURCE, ["fuse3"], "libfuse3-dev")
+
+
+PROBE_FLOOR_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe-floor.c")
+DEMUX_FLOOR_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demux-floor.c")
+
+
+def compile_probe_floor(work):
+    """Compiles bench/probe-floor.c into WORK/probe-floor: avformat_open_input and
+    avformat_find_stream_info of every file of a list, over THREADS threads of one process (the C
+    file says how). Returns its path. Raises BenchError with what is missing."""
+    return compile_c(work, PROBE_FLOOR_SOURCE, ["libavformat", "libavutil"], "libavformat-dev libavutil-dev",
+                     ["-lpthread"])
+
+
+def probe(binary, threads, list_path, timeout):
+    """Runs the probe floor over the files listed in `list_path`: (files, failed, seconds), the
+    seconds timed by the floor itself from its first open to its last close."""
+    fields = output([binary, str(threads), list_path], timeout=timeout).split("\t")
+    return int(fields[0]), int(fields[1]), float(fields[2])
+
+
+def compile_demux_floor(work):
+    """Compiles bench/demux-floor.c into WORK/demux-floor: a file opened and every packet of it read
+    once by libavformat, nothing else (the C file says what). Returns its path. Raises BenchError
+    with what is missing."""
+    return compile_c(work, DEMUX_FLOOR_SOURCE, LIBRARIES, "libavformat-dev libavcodec-dev libavutil-dev")

@@ -2,9 +2,12 @@
 
 The test media is made once by scripts/make-media.sh (full or --small) and kept between runs;
 the libraries are hard links to it, made in the run's work folder (beside the media, on the same
-file system) and removed with it."""
+file system) and removed with it; the library of distinct films (`distinct_films`) is made once
+beside the media and kept between runs too."""
 
+import concurrent.futures
 import os
+import shutil
 import subprocess
 
 from measure import BenchError, output
@@ -198,6 +201,94 @@ def build_big_library(lib, media, size):
             os.makedirs(folder)
         src = LIBRARY_MEDIA[i % len(LIBRARY_MEDIA)]
         os.link(os.path.join(media, src), os.path.join(folder, f"{i:05d} {os.path.basename(src)}"))
+
+
+# ---------------------------------------------------------------------------------------------
+# A library of distinct films
+
+# What each film is remuxed from: a film of the media set and the seconds kept from its start
+# (short, so that thousands of films stay a few gigabytes and are written in a minute or two:
+# probing reads a file's header and its first seconds, whatever its length). Film N is seed
+# N mod len(FILM_SEEDS), copied with `ffmpeg -c copy -metadata title=…`: every film is a file of its
+# own with bytes of its own, to be probed (hard links would be one file probed once).
+FILM_SEEDS = [("feature-1080p.mp4", 8), ("movie-1080p.mkv", 8), ("clips/clip-vp9.webm", 8),
+              ("clips/clip-hevc10.mkv", 8), ("clips/Holiday Café 2021.mp4", 8), ("clips/portrait-rotated.mp4", 8),
+              ("clips/anamorphic-pal.mpg", 8), ("clips/hdr-pq.mkv", 8)]
+FILMS_PER_SHELF = 100
+FILMS_PER_PROCESS = 50  # outputs of one ffmpeg process (the seed is read once for all of them)
+FILMS_RECIPE = 1        # bumped when the films are made differently: the library is made anew
+
+
+def film_name(i, seed):
+    """The path of film `i` (made from the seed `seed`) in the library: shelf-S/NNNNN Film NNNNN.ext."""
+    extension = os.path.splitext(seed)[1]
+    return os.path.join(f"shelf-{i // FILMS_PER_SHELF:02d}", f"{i:05d} Film {i:05d}{extension}")
+
+
+def _remux_command(seed_path, outputs):
+    argv = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", seed_path]
+    for title, path in outputs:
+        # The MP4 muxer writes the chapters as a text track of its own: the seed's is not copied.
+        argv += ["-map", "0", "-map", "-0:d", "-c", "copy", "-metadata", f"title={title}"]
+        if path.endswith(".mp4"):
+            argv += ["-movflags", "+faststart"]
+        argv.append(path)
+    return argv
+
+
+def distinct_films(cache, media, mode, count):
+    """Makes (or finds complete) CACHE/MODE-films/COUNT/: `count` distinct films in folders of
+    FILMS_PER_SHELF, remuxed from the seeds in turn, each with a title of its own. Returns
+    (that folder, [relative paths of the films]). Kept between runs; made anew when the recipe
+    changes. Each batch is written under temporary names and renamed when its ffmpeg process
+    succeeded, so an interrupted run leaves no half-written film."""
+    top = os.path.join(cache, f"{mode}-films")
+    folder = os.path.join(top, str(count))
+    stamp_path = os.path.join(folder, ".stamp")
+    stamp = f"films v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
+    names = [film_name(i, FILM_SEEDS[i % len(FILM_SEEDS)][0]) for i in range(count)]
+    try:
+        with open(stamp_path, encoding="utf-8") as f:
+            if f.read() == stamp:
+                return folder, names
+    except OSError:
+        pass
+    # One library at a time is kept: another count or recipe replaces it.
+    shutil.rmtree(top, ignore_errors=True)
+    seeds_folder = os.path.join(top, "seeds")
+    os.makedirs(seeds_folder)
+    for shelf in {os.path.dirname(n) for n in names}:
+        os.makedirs(os.path.join(folder, shelf))
+    print(f"making {count} distinct films in {folder} (once; kept for later runs) ...", flush=True)
+
+    seeds = []
+    for n, (source, seconds) in enumerate(FILM_SEEDS):
+        seed = os.path.join(seeds_folder, f"seed-{n}{os.path.splitext(source)[1]}")
+        output(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-t", str(seconds),
+                "-i", os.path.join(media, source), "-map", "0", "-map", "-0:d", "-c", "copy", seed], timeout=600)
+        seeds.append(seed)
+
+    batches = []
+    for n, seed in enumerate(seeds):
+        mine = [i for i in range(n, count, len(seeds))]
+        for start in range(0, len(mine), FILMS_PER_PROCESS):
+            batch = [(f"Film {i:05d}", names[i]) for i in mine[start:start + FILMS_PER_PROCESS]]
+            batches.append((seed, batch))
+
+    def make_batch(work):
+        seed, batch = work
+        partial = [(title, os.path.join(folder, os.path.dirname(name), ".partial-" + os.path.basename(name)))
+                   for title, name in batch]
+        output(_remux_command(seed, partial), timeout=1800)
+        for (_, temporary), (_, name) in zip(partial, batch):
+            os.rename(temporary, os.path.join(folder, name))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        list(pool.map(make_batch, batches))
+    shutil.rmtree(seeds_folder, ignore_errors=True)
+    with open(stamp_path, "w", encoding="utf-8") as f:
+        f.write(stamp)
+    return folder, names
 
 
 def count_entries(top):

@@ -31,5 +31,6 @@ enum Allocator {
         if status != 0 {
             logger.warning("jemalloc's background thread did not start (error \(status)): freed memory is returned only as the daemon works")
         }
+        ChurnArena.configure(logger: logger)
     }
 }

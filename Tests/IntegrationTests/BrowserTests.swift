@@ -74,19 +74,14 @@ import TestSupport
             let site = try folder.makeFolder("site")
             try Self.page.write(toFile: site + "/page.html", atomically: false, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: site + "/film", withDestinationPath: mount.path("clip.mp4"))
-            let port = 18_000 + Int(getpid() % 1000)
+            let port = try Loopback.sparePort()
             let server = try ChildProcess([Command.pythonPath, "-m", "http.server", String(port), "--bind", "127.0.0.1",
                                            "--directory", site])
             defer {
                 server.signal(SIGTERM)
                 if server.wait(timeout: 5) == nil { _ = server.kill9() }
             }
-            var ready = false
-            for _ in 0..<50 where !ready {
-                usleep(100_000)
-                ready = (try? Command.run(["python3", "-c", "import urllib.request,sys; urllib.request.urlopen(sys.argv[1])",
-                                           "http://127.0.0.1:\(port)/page.html"], timeout: 5))?.succeeded ?? false
-            }
+            let ready = Wait.until(10) { Loopback.accepts(port: port) }
             #expect(ready, "the web server answers")
             let browser = try Command.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
                                            "--dump-dom", "http://127.0.0.1:\(port)/page.html"], timeout: 90)

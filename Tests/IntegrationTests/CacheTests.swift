@@ -146,12 +146,7 @@ import TestSupport
                                            + names.map { mount.path($0) })
             defer { readers.kill9() }
             // Kill once some images are stored, while others are being made and written.
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while Date() < deadline {
-                let stored = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/files"))?.count ?? 0
-                if stored >= 3 { break }
-                usleep(5_000)
-            }
+            Wait.until(30, poll: 0.005) { ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/files"))?.count ?? 0) >= 3 }
             mount.daemon.signal(SIGKILL)
             #expect(mount.daemon.wait(timeout: 10) != nil)
         }
@@ -194,18 +189,19 @@ final class OpenTrace {
     let output: String
     let messages: String
 
-    /// Attaches and returns once strace says it is attached (or after 5 s).
+    /// Attaches and returns once strace says it is attached to every thread of the daemon (or
+    /// after 10 s).
     init(pid: pid_t, log: String) throws {
         output = log + ".out"
         messages = log + ".err"
         process = try ChildProcess(["/usr/bin/strace", "-f", "-e", "trace=open,openat,openat2", "-o", output, "-p", "\(pid)"],
                                    stderr: .appending(messages))
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: messages, encoding: .utf8), text.contains("attached") { break }
-            usleep(20_000)
+        Wait.until(10) {
+            let text = (try? String(contentsOfFile: messages, encoding: .utf8)) ?? ""
+            let attached = text.split(separator: "\n").filter { $0.hasSuffix(" attached") }.count
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
+            return attached > 0 && attached >= threads
         }
-        usleep(200_000)  // every thread attached
     }
 
     deinit { process.kill9() }

@@ -163,11 +163,6 @@ import TestSupport
 
     /// Polls `check` until it holds, for at most 5 s (the mount's kernel cache time is 1 s).
     static func eventually(_ check: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while true {
-            if try check() { return true }
-            if Date() > deadline { return false }
-            usleep(50_000)
-        }
+        try Wait.until(5, check)
     }
 }

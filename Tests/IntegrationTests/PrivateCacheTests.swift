@@ -28,11 +28,9 @@ import TestSupport
         expectSuccess(try Command.run(["ls", "-lR", mount.point], timeout: 120))
         expectSuccess(try Command.run(["cat", mount.path("movie-1080p.mkv/thumbs/at-3s.png")]))
         expectSuccess(try Command.shell(#"cat "$1"/movie-1080p.mkv/tracks/audible/* > /dev/null"#, [mount.point], timeout: 120))
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline {
+        Wait.until(30) {
             let sets = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")) ?? []
-            if sets.contains(where: { access(cache + "/tracks/" + $0 + "/manifest.json", F_OK) == 0 }) { break }
-            usleep(20_000)
+            return sets.contains { access(cache + "/tracks/" + $0 + "/manifest.json", F_OK) == 0 }
         }
     }
 

@@ -1,10 +1,13 @@
+import Dispatch
 import Foundation
+import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
 /// Never a broken file (issue 18): while the source video is replaced, in place (`cp` over it)
 /// and by a rename over it, four readers poll its thumbnail, `info.json`, a chapter image and an
-/// audio track every 20 ms; every read is the whole file of the old or of the new version (an
+/// audio track every 20 ms until each has read the new version a few times; every read is the whole file of the old or of the new version (an
 /// error that makes the reader look again, ENOENT or ESTALE, is allowed; a mix or a cut file is not).
 @Suite(.mounts) struct ReplacementTests {
     /// A video of one colour with a sine audio track and two chapters, made with the ffmpeg command.
@@ -32,78 +35,22 @@ import TestSupport
         ], timeout: 60), "ffmpeg \(path)")
     }
 
-    /// Polls the four files while `change` replaces the video, twice: in place, then by a rename.
-    /// Prints one JSON line: per file, the reads that were neither version, the reads of each
-    /// version, and the errors.
-    static let script = #"""
-    import hashlib, json, os, shutil, sys, threading, time
-    mnt, source, old, new = sys.argv[1:5]
-    film = os.path.join(mnt, 'a.mp4')
-    target = os.path.join(source, 'a.mp4')
-    def names():
-        chapter = sorted(n for n in os.listdir(film + '/chapters') if n.endswith('.png'))[0]
-        track = sorted(os.listdir(film + '/tracks/audible'))[0]
-        return {'thumbnail': 'thumbs/at-1s.png', 'info': 'info.json', 'chapter': 'chapters/' + chapter,
-                'track': 'tracks/audible/' + track}
-    files = names()
-    def digest(path):
-        with open(path, 'rb') as f:
-            return hashlib.sha1(f.read()).hexdigest()
-    def settled():
-        # Each file read twice alike, a second apart.
-        time.sleep(1.5)
-        for _ in range(20):
-            first = {k: digest(os.path.join(film, p)) for k, p in files.items()}
-            time.sleep(0.5)
-            if first == {k: digest(os.path.join(film, p)) for k, p in files.items()}:
-                return first
-        raise SystemExit('the files did not settle')
-    def poll(change):
-        reads = {k: [] for k in files}
-        stop = threading.Event()
-        def reader(key):
-            path = os.path.join(film, files[key])
-            while not stop.is_set():
-                try:
-                    reads[key].append(digest(path))
-                except OSError as error:
-                    reads[key].append('errno %d' % error.errno)
-                time.sleep(0.02)
-        threads = [threading.Thread(target=reader, args=(k,)) for k in files]
-        for t in threads: t.start()
-        time.sleep(0.5)
-        change()
-        time.sleep(2.5)
-        stop.set()
-        for t in threads: t.join()
-        return reads
-    def in_place(origin):
-        return lambda: shutil.copyfile(origin, target)
-    def by_rename(origin):
-        def change():
-            shutil.copyfile(origin, target + '.part')
-            os.rename(target + '.part', target)
-        return change
-    versions = [settled()]
-    rounds = [poll(in_place(new))]
-    versions.append(settled())
-    rounds.append(poll(by_rename(old)))
-    versions.append(settled())
-    report = {}
-    for key in files:
-        known = {versions[0][key]: 'old', versions[1][key]: 'new'}
-        counts = {'old': 0, 'new': 0, 'neither': 0, 'errors': []}
-        for reads in rounds:
-            for read in reads[key]:
-                if read.startswith('errno'):
-                    counts['errors'].append(read)
-                else:
-                    counts[known.get(read, 'neither')] += 1
-        counts['versions_differ'] = versions[0][key] != versions[1][key]
-        counts['back_to_old'] = versions[2][key] == versions[0][key]
-        report[key] = counts
-    print(json.dumps(report))
-    """#
+    /// A read of one of the files: the version it was (by a hash of its bytes), or its errno.
+    enum Read: Hashable {
+        case bytes(Int)
+        case failed(Int32)
+    }
+
+    /// The hash of the whole file at `relative`, or the errno of its open or read.
+    static func read(_ mount: MountedTreeClient, _ relative: String) -> Read {
+        do {
+            var hasher = Hasher()
+            hasher.combine(try mount.read(relative))
+            return .bytes(hasher.finalize())
+        } catch {
+            return .failed(error.code)
+        }
+    }
 
     @Test func readersGetWholeFilesOfOneVersionWhileTheSourceIsReplaced() throws {
         let folder = try TempFolder("replacement")
@@ -115,22 +62,90 @@ import TestSupport
         try makeVideo(old, color: "red", size: "320x240", seconds: 4, folder: folder)
         try makeVideo(new, color: "blue", size: "640x360", seconds: 5, folder: folder)
         expectSuccess(try Command.run(["cp", old, source + "/a.mp4"]))
+        let target = source + "/a.mp4"
         let point = try folder.makeFolder("mnt")
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log")) { mount in
-            let result = try Command.python(Self.script, [mount.point, source, old, new], timeout: 120)
-            expectSuccess(result, "the readers")
-            guard let data = result.stdout.split(separator: "\n").last.map({ Data($0.utf8) }),
-                  let report = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else {
-                Issue.record("no report: \(result)")
-                return
+            let client = MountedTreeClient(point: mount.point)
+            let chapter = try client.sortedNames("a.mp4/chapters").first { $0.hasSuffix(".png") } ?? "none"
+            let track = try client.sortedNames("a.mp4/tracks/audible").first ?? "none"
+            let files = ["thumbnail": "a.mp4/thumbs/at-1s.png", "info": "a.mp4/info.json", "chapter": "a.mp4/chapters/" + chapter,
+                         "track": "a.mp4/tracks/audible/" + track]
+            func reads() -> [String: Read] { files.mapValues { Self.read(client, $0) } }
+            /// The files once each has changed from `previous` (all, when nil) and reads the same twice.
+            func settled(after previous: [String: Read]?) -> [String: Read] {
+                var now = reads()
+                Wait.until(30) {
+                    now = reads()
+                    let changed = previous.map { previous in now.allSatisfy { $0.value != previous[$0.key] } } ?? true
+                    return changed && now.values.allSatisfy { if case .bytes = $0 { true } else { false } } && now == reads()
+                }
+                return now
             }
-            for (file, counts) in report.sorted(by: { $0.key < $1.key }) {
-                #expect(counts["neither"] as? Int == 0, "\(file): a read that was neither version (cut or mixed): \(counts)")
-                #expect((counts["old"] as? Int ?? 0) > 0 && (counts["new"] as? Int ?? 0) > 0,
-                        "\(file): both versions read: \(counts)")
-                #expect(counts["versions_differ"] as? Bool == true && counts["back_to_old"] as? Bool == true, "\(file): \(counts)")
-                let errors = counts["errors"] as? [String] ?? []
-                #expect(errors.allSatisfy { $0 == "errno \(ENOENT)" || $0 == "errno \(ESTALE)" }, "\(file): \(errors)")
+            /// Four readers read the files over and over while `change` replaces the video: some
+            /// reads before the change, and after it until every reader has read the version `until`
+            /// (any, when nil) a few times, or 30 s; what each read.
+            func poll(_ change: () throws -> Void, until version: [String: Read]?) rethrows -> [String: [Read]] {
+                let seen = Mutex<[String: [Read]]>([:])
+                let stop = Atomic<Bool>(false)
+                let done = DispatchGroup()
+                for (key, relative) in files {
+                    done.enter()
+                    Thread {
+                        while !stop.load(ordering: .relaxed) {
+                            let read = Self.read(client, relative)
+                            seen.withLock { $0[key, default: []].append(read) }
+                            usleep(20_000)  // the readers' pace, fifty reads a second each: not a wait
+                        }
+                        done.leave()
+                    }.start()
+                }
+                defer {
+                    stop.store(true, ordering: .relaxed)
+                    done.wait()
+                }
+                Wait.until(30) { seen.withLock { $0.count == files.count && $0.values.allSatisfy { $0.count >= 3 } } }
+                try change()
+                let before = seen.withLock { $0.mapValues(\.count) }
+                Wait.until(30) {
+                    seen.withLock { seen in
+                        seen.allSatisfy { key, reads in
+                            reads.dropFirst(before[key] ?? 0).filter { read in
+                                guard case .bytes = read else { return false }
+                                return version.map { read == $0[key] } ?? (read != reads.first)
+                            }.count >= 3
+                        }
+                    }
+                }
+                stop.store(true, ordering: .relaxed)
+                done.wait()
+                return seen.withLock { $0 }
+            }
+
+            let first = settled(after: nil)
+            // In place: the new bytes copied over the old.
+            let inPlace = try poll({ expectSuccess(try Command.run(["cp", new, target])) }, until: nil)
+            let second = settled(after: first)
+            // By a rename over it: the old bytes again.
+            let renamed = try poll({
+                expectSuccess(try Command.run(["cp", old, target + ".part"]))
+                #expect(rename(target + ".part", target) == 0)
+            }, until: first)
+            let third = settled(after: second)
+            for key in files.keys.sorted() {
+                let (oldVersion, newVersion) = (first[key]!, second[key]!)
+                var counts = (old: 0, new: 0, neither: 0, errors: [Int32]())
+                for read in (inPlace[key] ?? []) + (renamed[key] ?? []) {
+                    switch read {
+                    case .failed(let code): counts.errors.append(code)
+                    case oldVersion: counts.old += 1
+                    case newVersion: counts.new += 1
+                    default: counts.neither += 1
+                    }
+                }
+                #expect(counts.neither == 0, "\(key): a read that was neither version (cut or mixed): \(counts)")
+                #expect(counts.old > 0 && counts.new > 0, "\(key): both versions read: \(counts)")
+                #expect(first[key] != second[key] && third[key] == first[key], "\(key): the versions")
+                #expect(counts.errors.allSatisfy { $0 == ENOENT || $0 == ESTALE }, "\(key): \(counts.errors)")
             }
         }
     }

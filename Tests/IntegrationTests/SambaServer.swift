@@ -95,18 +95,13 @@ final class SambaServer {
         var attempt = 0
         while true {
             attempt += 1
-            let port = try Self.sparePort()
+            let port = try Loopback.sparePort()
             try Self.configuration(folder: folder, port: port, share: share, guest: guest)
                 .write(toFile: configuration, atomically: true, encoding: .utf8)
             let daemon = try ChildProcess([program, "--foreground", "--no-process-group", "--debug-stdout", "--debuglevel=1",
                                            "--configfile=" + configuration],
                                           stdout: .appending(logPath), stderr: .appending(logPath))
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            var answered = false
-            while daemon.isRunning && Date() < deadline {
-                if Self.accepts(port: port) { answered = true; break }
-                usleep(20_000)
-            }
+            let answered = Wait.until(timeout, poll: 0.02) { !daemon.isRunning || Loopback.accepts(port: port) } && daemon.isRunning
             if answered {
                 self.port = port
                 self.daemon = daemon
@@ -148,43 +143,5 @@ final class SambaServer {
         }
         // Connection processes smbd forked, whether or not it is still there.
         daemon.kill9(timeout: 5)
-    }
-
-    /// A port of 127.0.0.1 that nothing listens on now: the kernel's choice for a socket bound to
-    /// port 0, released at once.
-    private static func sparePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw HarnessError("binding a spare port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        return address
     }
 }

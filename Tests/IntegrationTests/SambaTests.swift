@@ -37,7 +37,7 @@ import TestSupport
             // user.mediafs.time attribute of every entry, which would make each image).
             let listing = expectSuccess(try server.client("cd \(Self.film)/thumbs; ls; cd ../chapters; ls", directory: fetched))
             #expect(listing.stdout.contains("at-00m00s.png") && listing.stdout.contains("01 00h00m00s Prologue.png"), "\(listing)")
-            let afterListing = try TrackChecks.statistics(mount.point)
+            let afterListing = try MountedTreeClient(point: mount.point).statistics()
             #expect(afterListing["thumbnails_made"] == 0 && afterListing["chapter_images_made"] == 0, "\(afterListing)")
 
             // Everything of the film but its original (passed through like any file), and a
@@ -54,7 +54,7 @@ import TestSupport
                 #expect(!names.isEmpty, "\(group) lists nothing")
                 expected.formUnion(names.map { group + "/" + $0 })
             }
-            expected.formUnion(MadeFolderNames.markers.map { "tracks/" + $0 })
+            expected.formUnion(MediaFolderLayout.markers.map { "tracks/" + $0 })
             // 31 periodic and 3 quarter thumbnails, 8 chapter images and the two documents, 3
             // audio tracks, 3 subtitle streams as 7 files, the markers of thumbs/, chapters/, tracks/.
             #expect(expected.count == 1 + 1 + 34 + 10 + 3 + 7 + 3 * 3, "\(expected.sorted())")

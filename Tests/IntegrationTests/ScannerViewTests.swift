@@ -6,7 +6,7 @@ import TestSupport
 /// A media scanner's view of the default layout: a walk that honours one server's marker (Jellyfin's
 /// `.ignore`, Plex's `.plexignore`, Kodi's `.nomedia`) finds, through a mount of the test library,
 /// exactly one video per film, the original, and no made track file, whichever marker it honours.
-@Suite(.mounts) struct ScannerViewTests {
+@Suite(.mounts, .sharedLibraryMount("scanner-view")) struct ScannerViewTests {
     /// The rule by which a scanner leaves a folder out.
     enum Scanner: String, CaseIterable {
         case jellyfin, plex, kodi
@@ -52,23 +52,22 @@ import TestSupport
     }
 
     @Test func eachScannerFindsOneVideoPerFilmAndNoMadeTrack() throws {
-        try LibraryMount.with("scanner-view") { library in
-            // What the source holds, as the mount shows it: a media file is a folder holding its original.
-            func shown(_ relative: String) -> String {
-                var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: library.path(relative), isDirectory: &isFolder)
-                return isFolder.boolValue ? relative + "/" + (relative as NSString).lastPathComponent : relative
-            }
-            for scanner in Scanner.allCases {
-                let videos = try Self.walk(library.mount.point, scanner, extensions: Self.videoExtensions)
-                let sourceVideos = try Self.walk(library.source, scanner, extensions: Self.videoExtensions)
-                #expect(videos == Set(sourceVideos.map(shown)), "\(scanner): \(videos.subtracting(sourceVideos.map(shown)).sorted())")
-                let audio = try Self.walk(library.mount.point, scanner, extensions: Self.audioExtensions)
-                let sourceAudio = try Self.walk(library.source, scanner, extensions: Self.audioExtensions)
-                #expect(audio == Set(sourceAudio.map(shown)), "\(scanner): \(audio.subtracting(sourceAudio.map(shown)).sorted())")
-            }
-            // What the markers keep out is there: the made audio tracks.
-            #expect(FileManager.default.fileExists(atPath: library.path("movie-1080p.mkv/tracks/audible/deu German Opus stereo [Deutsch].mka")))
+        let library = try LibraryMount.shared
+        // What the source holds, as the mount shows it: a media file is a folder holding its original.
+        func shown(_ relative: String) -> String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: library.path(relative), isDirectory: &isFolder)
+            return isFolder.boolValue ? relative + "/" + (relative as NSString).lastPathComponent : relative
         }
+        for scanner in Scanner.allCases {
+            let videos = try Self.walk(library.mount.point, scanner, extensions: Self.videoExtensions)
+            let sourceVideos = try Self.walk(library.source, scanner, extensions: Self.videoExtensions)
+            #expect(videos == Set(sourceVideos.map(shown)), "\(scanner): \(videos.subtracting(sourceVideos.map(shown)).sorted())")
+            let audio = try Self.walk(library.mount.point, scanner, extensions: Self.audioExtensions)
+            let sourceAudio = try Self.walk(library.source, scanner, extensions: Self.audioExtensions)
+            #expect(audio == Set(sourceAudio.map(shown)), "\(scanner): \(audio.subtracting(sourceAudio.map(shown)).sorted())")
+        }
+        // What the markers keep out is there: the made audio tracks.
+        #expect(FileManager.default.fileExists(atPath: library.path("movie-1080p.mkv/tracks/audible/deu German Opus stereo [Deutsch].mka")))
     }
 }

@@ -69,29 +69,28 @@ import TestSupport
         try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("mediafs.log"),
                        arguments: ["--layout", "server", "--storyboard-interval", "2", "--storyboard-grid", "4x3"]) { mount in
             let grid = mount.path("clip.trickplay/320 - 4x3")
+            let client = MountedTreeClient(point: mount.point)
             #expect(try FileManager.default.contentsOfDirectory(atPath: mount.path("clip.trickplay")) == ["320 - 4x3"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: grid).sorted() == ["0.jpg", "1.jpg"])
             // 15 tiles: 12 on sheet 0, 3 on sheet 1, whose other 9 are black.
             for sheet in 0..<2 {
-                let image = try GrayImage(jpeg: grid + "/\(sheet).jpg", width: 1280, height: 540, work: folder.path("gray"))
+                let image = try StoredPNG(decodingJPEG: try client.read("clip.trickplay/320 - 4x3/\(sheet).jpg"), width: 1280, height: 540)
                 for place in 0..<12 {
-                    let (x, y) = (place % 4 * 320, place / 4 * 180)
-                    let tile = sheet * 12 + place
-                    if tile < 15 {
-                        #expect(image.frameIndex(x: x, y: y, width: 320, height: 180) == nearest(Double(tile) * 2), "sheet \(sheet) tile \(place)")
+                    let tile = image.region(x: place % 4 * 320, y: place / 4 * 180, width: 320, height: 180)
+                    let index = sheet * 12 + place
+                    if index < 15 {
+                        #expect(FrameIndexStrip.read(tile) == nearest(Double(index) * 2), "sheet \(sheet) tile \(place)")
                     } else {
-                        #expect(image.mean(x: x, y: y, width: 320, height: 180) < 16, "sheet \(sheet) tile \(place) is not black")
+                        #expect(tile.meanBrightness < 16, "sheet \(sheet) tile \(place) is not black")
                     }
                 }
             }
-            let bif = try BIFReader([UInt8](try Data(contentsOf: URL(fileURLWithPath: mount.path("clip-320-2.bif")))))
+            let bif = try BIFReader(try client.read("clip-320-2.bif"))
             #expect(bif.imageCount == 15 && bif.multiplier == 2000)
             for (index, frame) in bif.frames.enumerated() {
-                let path = folder.path("frame.jpg")
-                try Data(frame.jpeg).write(to: URL(fileURLWithPath: path))
-                let image = try GrayImage(jpeg: path, width: 320, height: 180, work: folder.path("gray"))
+                let image = try StoredPNG(decodingJPEG: frame.jpeg, width: 320, height: 180)
                 #expect(frame.milliseconds == index * 2000)
-                #expect(image.frameIndex(x: 0, y: 0, width: 320, height: 180) == nearest(Double(index) * 2), "BIF frame \(index)")
+                #expect(FrameIndexStrip.read(image) == nearest(Double(index) * 2), "BIF frame \(index)")
             }
         }
     }
@@ -116,7 +115,7 @@ import TestSupport
     @Test func findMakesNothingAndCopiesAreWhole() throws {
         try Self.withServerFilm("server-copies") { folder, mount in
             expectSuccess(try Command.run(["find", mount.point], timeout: 60))
-            let afterFind = try TrackChecks.statistics(mount.point)
+            let afterFind = try MountedTreeClient(point: mount.point).statistics()
             #expect(afterFind.filter { $0.key.hasSuffix("_made") && $0.value != 0 }.isEmpty, "\(afterFind)")
             let sizes = try Self.sizes(under: mount.point)
             #expect(sizes.count == 13 + 1, "\(sizes.keys.sorted())")  // the film, 12 made files, a sheet
@@ -167,50 +166,13 @@ import TestSupport
     @Test func warmMakesWhatIsBesideTheFilms() throws {
         try Self.withServerFilm("server-warm") { _, mount in
             expectSuccess(try Command.run([Mount.binary, "warm", mount.point], timeout: 120))
-            let warmed = try TrackChecks.statistics(mount.point)
+            let warmed = try MountedTreeClient(point: mount.point).statistics()
             for kind in ["sidecar_sets", "trickplay_sheets", "bif_frames", "representative_frames"] {
                 #expect(warmed[kind + "_made"] == 1, "\(kind): \(warmed)")
             }
             expectSuccess(try Command.shell(#"cd "$1" && find . -type f -exec cat {} + > /dev/null"#, [mount.point], timeout: 60))
-            let read = try TrackChecks.statistics(mount.point)
+            let read = try MountedTreeClient(point: mount.point).statistics()
             #expect(read.filter { $0.key.hasSuffix("_made") } == warmed.filter { $0.key.hasSuffix("_made") }, "\(read)")
         }
-    }
-}
-
-/// A picture decoded to 8-bit gray by the ffmpeg command, for reading what a frame shows: the frame
-/// index its strip carries (`StoryboardTests.makeClip`: 16 cells along the bottom, most significant
-/// first, white = 1), or its mean brightness.
-struct GrayImage {
-    let width: Int
-    let height: Int
-    let pixels: [UInt8]
-
-    init(jpeg path: String, width: Int, height: Int, work: String) throws {
-        let result = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", work],
-                                     timeout: 60)
-        guard result.succeeded else { throw HarnessError("ffmpeg could not decode \(path): \(result)") }
-        pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: work)))
-        self.width = width
-        self.height = height
-        guard pixels.count == width * height else { throw HarnessError("\(path) is not \(width)x\(height): \(pixels.count) bytes") }
-    }
-
-    func brightness(_ x: Int, _ y: Int) -> Int { Int(pixels[y * width + x]) }
-
-    /// The index in the frame at (`x`, `y`), `width` × `height` within the picture.
-    func frameIndex(x: Int, y: Int, width: Int, height: Int) -> Int {
-        (0..<16).reduce(0) { value, bit in
-            let px = x + Int((Double(bit) + 0.5) / 16 * Double(width))
-            return value << 1 | (brightness(px, y + height - 1 - height / 32) > 128 ? 1 : 0)
-        }
-    }
-
-    func mean(x: Int, y: Int, width: Int, height: Int) -> Double {
-        var total = 0
-        for row in y..<(y + height) {
-            for column in x..<(x + width) { total += brightness(column, row) }
-        }
-        return Double(total) / Double(width * height)
     }
 }

@@ -26,110 +26,110 @@ import TestSupport
 
     static let arguments = ["--storyboard-interval", "2", "--storyboard-grid", "4x3", "--contact-sheet-grid", "3x2"]
 
-    /// Checks the storyboard of `film` (a mounted media folder) against its `source`; prints one
-    /// JSON line of findings.
-    static let check = #"""
-    import json, mmap, os, re, subprocess, sys
-    from PIL import Image
-    film, source = sys.argv[1:3]
-    board = film + "/storyboard"
-    names = sorted(n for n in os.listdir(board) if not n.startswith("."))
-    report = {"names": names, "problems": []}
-    def problem(text): report["problems"].append(text)
-    # Keyframes of the source, by the ffmpeg tools: their times.
-    # (from the decoded frames: an MPEG program stream's keyframe packet may carry no time),
-    # counted from the first frame (MPEG program and transport streams start later than 0).
-    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                            "frame=key_frame,best_effort_timestamp_time", "-of", "csv=p=0", source],
-                           capture_output=True, text=True, check=True).stdout
-    frames = [(int(k), float(t)) for k, t in (line.split(",")[:2] for line in probe.split()) if t != "N/A"]
-    first = min(t for k, t in frames)
-    keyframes = sorted(t - first for k, t in frames if k == 1)
-    duration = float(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", source],
-                                    capture_output=True, text=True, check=True).stdout)
-    def seconds(text):
-        h, m, s = text.split(":")
-        return int(h) * 3600 + int(m) * 60 + float(s)
-    vtt = open(board + "/storyboard.vtt", encoding="utf-8").read()
-    if not vtt.startswith("WEBVTT\n\n"): problem("no WEBVTT header")
-    cues = re.findall(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)\n(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)\n", vtt)
-    report["cues"] = len(cues)
-    previous_end = 0.0
-    sheets = {}
-    for i, (start, end, sheet, x, y, w, h) in enumerate(cues):
-        start, end, x, y, w, h = seconds(start), seconds(end), int(x), int(y), int(w), int(h)
-        if abs(start - previous_end) > 0.0005: problem(f"cue {i} starts at {start}, the last ended at {previous_end}")
-        if not end > start: problem(f"cue {i} is empty")
-        previous_end = end
-        if sheet not in sheets: sheets[sheet] = Image.open(board + "/" + sheet).convert("L")
-        image = sheets[sheet]
-        if x + w > image.width or y + h > image.height: problem(f"cue {i}: {x},{y},{w},{h} outside {sheet} {image.size}")
-        tile = image.crop((x, y, x + w, y + h))
-        index = 0
-        for bit in range(16):
-            px = int((bit + 0.5) / 16 * w)
-            py = h - 1 - h // 32
-            index = index << 1 | (1 if tile.getpixel((px, py)) > 128 else 0)
-        nearest = min(keyframes, key=lambda k: (abs(k - start), k))
-        if index != round(nearest * 25): problem(f"cue {i} at {start}: frame {index}, the nearest keyframe is {round(nearest * 25)}")
-    if abs(previous_end - duration) > 0.05: problem(f"the cues end at {previous_end}, the film at {duration}")
-    report["sheets_in_vtt"] = sorted(sheets)
-    m3u8 = open(board + "/storyboard.m3u8", encoding="utf-8").read()
-    report["sheets_in_m3u8"] = [l for l in m3u8.splitlines() if l and not l.startswith("#")]
-    for tag in ["#EXTM3U", "#EXT-X-IMAGES-ONLY", "#EXT-X-TILES:", "#EXT-X-ENDLIST"]:
-        if tag not in m3u8: problem(f"no {tag} in the playlist")
-    for name in names:
-        path = board + "/" + name
-        size = os.stat(path).st_size
-        data = open(path, "rb").read()
-        if len(data) != size: problem(f"{name}: stat {size}, read {len(data)}")
-        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if m[:] != data: problem(f"{name}: mmap differs")
-        if name.endswith(".jpg"):
-            with Image.open(path) as image:
-                image.load()
-                if image.format != "JPEG": problem(f"{name} is {image.format}")
-    for name in ["contact-sheet.jpg", "contact-sheet.png"]:
-        path = film + "/" + name
-        size = os.stat(path).st_size
-        data = open(path, "rb").read()
-        if len(data) != size: problem(f"{name}: stat {size}, read {len(data)}")
-        with Image.open(path) as image:
-            image.load()
-            report[name] = [image.format, image.width, image.height]
-    report["listed"] = sorted(os.listdir(film))
-    print(json.dumps(report))
-    """#
-
-    private func report(_ result: CommandResult) throws -> [String: Any] {
-        expectSuccess(result, "the check")
-        let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+    /// What `check` finds of a storyboard.
+    struct Findings {
+        var names: [String] = []
+        var cues = 0
+        var sheetsInVTT: [String] = []
+        var sheetsInM3U8: [String] = []
+        /// The formats PIL reads `contact-sheet.jpg` and `contact-sheet.png` in.
+        var contactSheets: [String] = []
+        var listed: [String] = []
+        var problems: [String] = []
     }
 
-    @Test func cuesSheetsAndContactSheetShowTheRightFrames() throws {
+    /// Checks the storyboard of the media folder `film` of `mount` against its `source`: every cue
+    /// of the VTT covers its interval, in order, without gap, and points at a region (in a sheet
+    /// PIL decodes, as a viewer would) showing the keyframe nearest its time; the playlist's tags;
+    /// every file as long as stat says, by read and mmap.
+    static func check(_ mount: MountedTreeClient, _ film: String, source: String) throws -> Findings {
+        var found = Findings()
+        let board = film + "/storyboard"
+        found.names = try mount.sortedNames(board).filter { !MediaFolderLayout.isMarker($0) }
+        // Keyframes of the source, by the ffmpeg tools: their times (from the decoded frames: an
+        // MPEG program stream's keyframe packet may carry no time), counted from the first frame
+        // (MPEG program and transport streams start later than 0).
+        let probe = expectSuccess(try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                   "frame=key_frame,best_effort_timestamp_time", "-of", "csv=p=0", source], timeout: 120))
+        let frames = probe.stdout.split(whereSeparator: \.isWhitespace).compactMap { line -> (Bool, Double)? in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let time = Double(fields[1]) else { return nil }
+            return (fields[0] == "1", time)
+        }
+        let first = frames.map(\.1).min() ?? 0
+        let keyframes = frames.filter(\.0).map { $0.1 - first }.sorted()
+        let duration = Double(try FFprobe.format(source)["duration"] as? String ?? "") ?? -1
+
+        let vtt = String(decoding: try mount.read(board + "/storyboard.vtt"), as: UTF8.self)
+        if !vtt.hasPrefix("WEBVTT\n\n") { found.problems.append("no WEBVTT header") }
+        let cue = #/(\d\d):(\d\d):(\d\d\.\d\d\d) --> (\d\d):(\d\d):(\d\d\.\d\d\d)\n(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)\n/#
+        func seconds(_ h: Substring, _ m: Substring, _ s: Substring) -> Double { Double(Int(h)! * 3600 + Int(m)! * 60) + Double(s)! }
+        var sheets: [String: StoredPNG] = [:]
+        var previousEnd = 0.0
+        for (i, match) in vtt.matches(of: cue).enumerated() {
+            let o = match.output
+            let (start, end) = (seconds(o.1, o.2, o.3), seconds(o.4, o.5, o.6))
+            let (sheet, x, y, w, h) = (String(o.7), Int(o.8)!, Int(o.9)!, Int(o.10)!, Int(o.11)!)
+            found.cues += 1
+            if abs(start - previousEnd) > 0.0005 { found.problems.append("cue \(i) starts at \(start), the last ended at \(previousEnd)") }
+            if !(end > start) { found.problems.append("cue \(i) is empty") }
+            previousEnd = end
+            if sheets[sheet] == nil {
+                let picture = try PythonImaging.read([mount.path(board + "/" + sheet)])[0]
+                if picture.format != "JPEG" { found.problems.append("\(sheet) is \(picture.format)") }
+                sheets[sheet] = picture.picture
+            }
+            let image = sheets[sheet]!
+            guard x + w <= image.width && y + h <= image.height else {
+                found.problems.append("cue \(i): \(x),\(y),\(w),\(h) outside \(sheet) \(image.width)x\(image.height)")
+                continue
+            }
+            let index = FrameIndexStrip.read(image.region(x: x, y: y, width: w, height: h))
+            let nearest = keyframes.min { (abs($0 - start), $0) < (abs($1 - start), $1) } ?? -1
+            if index != Int((nearest * 25).rounded()) {
+                found.problems.append("cue \(i) at \(start): frame \(index), the nearest keyframe is \(Int((nearest * 25).rounded()))")
+            }
+        }
+        if abs(previousEnd - duration) > 0.05 { found.problems.append("the cues end at \(previousEnd), the film at \(duration)") }
+        found.sheetsInVTT = sheets.keys.sorted()
+        let m3u8 = String(decoding: try mount.read(board + "/storyboard.m3u8"), as: UTF8.self)
+        found.sheetsInM3U8 = m3u8.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        for tag in ["#EXTM3U", "#EXT-X-IMAGES-ONLY", "#EXT-X-TILES:", "#EXT-X-ENDLIST"] where !m3u8.contains(tag) {
+            found.problems.append("no \(tag) in the playlist")
+        }
+        for path in found.names.map({ board + "/" + $0 }) + [film + "/contact-sheet.jpg", film + "/contact-sheet.png"] {
+            let size = try mount.stat(path).size
+            let bytes = try mount.read(path)
+            if Int64(bytes.count) != size { found.problems.append("\(path): stat \(size), read \(bytes.count)") }
+            if path.hasPrefix(board), try mount.mapped(path) != bytes { found.problems.append("\(path): mmap differs") }
+        }
+        found.contactSheets = try PythonImaging.read([film + "/contact-sheet.jpg", film + "/contact-sheet.png"].map(mount.path)).map(\.format)
+        found.listed = try mount.names(film)
+        return found
+    }
+
+    @Test(.enabled(if: PythonImaging.missing == nil, "Python PIL is not installed (apt-get install python3-pil, or pip install Pillow)"))
+    func cuesSheetsAndContactSheetShowTheRightFrames() throws {
         let folder = try TempFolder("storyboard")
         defer { folder.remove() }
         let source = try folder.makeFolder("source")
         try Self.makeClip(source + "/clip.mp4")
         let point = try folder.makeFolder("mnt")
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), arguments: Self.arguments) { mount in
-            let film = mount.path("clip.mp4")
-            let found = try report(try Command.python(Self.check, [film, source + "/clip.mp4"], timeout: 120))
-            #expect(found["problems"] as? [String] == [], "\(found)")
+            let client = MountedTreeClient(point: mount.point)
+            let found = try Self.check(client, "clip.mp4", source: source + "/clip.mp4")
+            #expect(found.problems == [], "\(found)")
             // 30 s every 2 s: 15 tiles, 12 to a sheet.
-            #expect(found["names"] as? [String] == ["0001.jpg", "0002.jpg", "storyboard.m3u8", "storyboard.vtt"])
-            #expect(found["cues"] as? Int == 15)
-            #expect(found["sheets_in_vtt"] as? [String] == ["0001.jpg", "0002.jpg"])
-            #expect(found["sheets_in_m3u8"] as? [String] == ["0001.jpg", "0002.jpg"])
-            #expect((found["contact-sheet.jpg"] as? [Any])?.first as? String == "JPEG")
-            #expect((found["contact-sheet.png"] as? [Any])?.first as? String == "PNG")
-            #expect(found["listed"] as? [String] == [".directory", "chapters", "clip.mp4", "contact-sheet.jpg", "folder.jpg", "info.json",
-                                                     "storyboard", "thumbs"]
-                    || found["listed"] as? [String] == [".directory", "clip.mp4", "contact-sheet.jpg", "folder.jpg", "info.json",
-                                                        "storyboard", "thumbs"], "\(found)")
+            #expect(found.names == ["0001.jpg", "0002.jpg", "storyboard.m3u8", "storyboard.vtt"])
+            #expect(found.cues == 15)
+            #expect(found.sheetsInVTT == ["0001.jpg", "0002.jpg"] && found.sheetsInM3U8 == ["0001.jpg", "0002.jpg"], "\(found)")
+            #expect(found.contactSheets == ["JPEG", "PNG"])
+            // A video without audio, and without chapters unless the encoder wrote some.
+            #expect(found.listed == MediaFolderLayout.names("clip.mp4", MediaFacts(tracks: false))
+                    || found.listed == MediaFolderLayout.names("clip.mp4", MediaFacts(chapters: 0, tracks: false)), "\(found)")
 
             // cp -r and rsync copy every file whole: the same bytes as read directly.
+            let film = mount.path("clip.mp4")
             let copies = try folder.makeFolder("copies")
             expectSuccess(try Command.run(["cp", "-r", film + "/storyboard", copies + "/cp"]))
             expectSuccess(try Command.run(["rsync", "-a", film + "/storyboard/", copies + "/rsync/"]))
@@ -140,16 +140,14 @@ import TestSupport
             let before = FileManager.default.contents(atPath: film + "/storyboard/0001.jpg")
             try Self.makeClip(folder.path("other.mp4"), color: "0x806040", seconds: 20)
             expectSuccess(try Command.run(["cp", folder.path("other.mp4"), source + "/clip.mp4"]))
-            var after: Data?
-            let start = Date()
-            repeat {
-                usleep(200_000)
-                after = FileManager.default.contents(atPath: film + "/storyboard/0001.jpg")
-            } while after == before && Date().timeIntervalSince(start) < 5
-            #expect(after != nil && after != before, "a changed source gives new sheets")
-            let again = try report(try Command.python(Self.check, [film, source + "/clip.mp4"], timeout: 120))
-            #expect(again["problems"] as? [String] == [], "\(again)")
-            #expect(again["cues"] as? Int == 10)
+            let changed = Wait.until(10) {
+                let after = FileManager.default.contents(atPath: film + "/storyboard/0001.jpg")
+                return after != nil && after != before
+            }
+            #expect(changed, "a changed source gives new sheets")
+            let again = try Self.check(client, "clip.mp4", source: source + "/clip.mp4")
+            #expect(again.problems == [], "\(again)")
+            #expect(again.cues == 10)
         }
     }
 
@@ -157,7 +155,8 @@ import TestSupport
     /// packs) and an MPEG transport stream remuxed from an MP4 with `-c copy` (starting at 1.4 s):
     /// every cue points at the keyframe ffprobe lists nearest its start, counted from the first
     /// frame, as for MP4.
-    @Test func programAndTransportStreams() throws {
+    @Test(.enabled(if: PythonImaging.missing == nil, "Python PIL is not installed (apt-get install python3-pil, or pip install Pillow)"))
+    func programAndTransportStreams() throws {
         let folder = try TempFolder("storyboard-mpeg")
         defer { folder.remove() }
         let source = try folder.makeFolder("source")
@@ -168,28 +167,12 @@ import TestSupport
         let point = try folder.makeFolder("mnt")
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log"), arguments: Self.arguments) { mount in
             for name in ["clip.mpg", "clip.ts"] {
-                let found = try report(try Command.python(Self.check, [mount.path(name), source + "/" + name], timeout: 120))
-                #expect(found["problems"] as? [String] == [], "\(name): \(found)")
-                #expect(found["cues"] as? Int == 6, "\(name)")
+                let found = try Self.check(MountedTreeClient(point: mount.point), name, source: source + "/" + name)
+                #expect(found.problems == [], "\(name): \(found)")
+                #expect(found.cues == 6, "\(name)")
             }
         }
     }
-
-    /// Reads the frame index from the strip of each tile of a contact sheet, at the rectangles
-    /// given as JSON; prints them as a JSON list.
-    static let tileIndices = #"""
-    import json, sys
-    from PIL import Image
-    sheet = Image.open(sys.argv[1]).convert("L")
-    found = []
-    for x, y, w, h in json.loads(sys.argv[2]):
-        tile = sheet.crop((x, y, x + w, y + h))
-        index = 0
-        for bit in range(16):
-            index = index << 1 | (1 if tile.getpixel((int((bit + 0.5) / 16 * w), h - 1 - h // 32)) > 128 else 0)
-        found.append(index)
-    print(json.dumps(found))
-    """#
 
     /// A 10 s film with two keyframes (0 and 5 s) under a 4×4 contact sheet: 16 different frames,
     /// each keyframe shown once, the other tiles the frame at their times.
@@ -210,17 +193,14 @@ import TestSupport
         let info = try Prober.probe(path: FilePath(clip), size: Int64(size))
         let request = try #require(ContactSheetRequest(info: info, fileName: "two.mp4"))
         let layout = try #require(ContactSheetLayout(request))
-        let rectangles = (0..<layout.tileCount).map { k -> [Int] in
-            let origin = layout.tileOrigin(k)
-            return [origin.x, origin.y, request.tileWidth, request.tileHeight]
-        }
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: rectangles), as: UTF8.self)
         let point = try folder.makeFolder("mnt")
         try Mount.with(source: source, point: point, log: folder.path("mediafs.log")) { mount in
-            let result = try Command.python(Self.tileIndices, [mount.path("two.mp4") + "/contact-sheet.png", json], timeout: 120)
-            expectSuccess(result, "the check")
-            let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-            let shown = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Int])
+            // The PNG contact sheet, made by mediafs: read here without a decoder between.
+            let sheet = try StoredPNG(try MountedTreeClient(point: mount.point).read("two.mp4/contact-sheet.png"))
+            let shown = (0..<layout.tileCount).map { k -> Int in
+                let origin = layout.tileOrigin(k)
+                return FrameIndexStrip.read(sheet.region(x: origin.x, y: origin.y, width: request.tileWidth, height: request.tileHeight))
+            }
             #expect(shown.count == 16 && Set(shown).count == 16, "\(shown)")
             // A keyframe (frame 0 or 125) or the frame at the tile's time.
             for (k, index) in shown.enumerated() {

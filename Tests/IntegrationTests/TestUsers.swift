@@ -59,14 +59,14 @@ struct TestUsers {
     /// Runs a shadow tool, again while /etc/passwd or /etc/group is locked by another (status 10
     /// for useradd and userdel, 10 for groupadd and groupdel as well), at most for ten seconds.
     private static func retrying(_ arguments: [String]) throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while true {
+        var last: CommandResult?
+        let done = try Wait.until(10) {
             let result = try Command.run([path(of: arguments[0]) ?? arguments[0]] + arguments.dropFirst(), timeout: 30)
-            if result.succeeded { return }
-            guard result.exitCode == 10 || result.stderr.contains("lock"), Date() < deadline else {
-                throw HarnessError("\(result)")
-            }
-            usleep(50_000)
+            last = result
+            if result.succeeded { return true }
+            guard result.exitCode == 10 || result.stderr.contains("lock") else { throw HarnessError("\(result)") }
+            return false
         }
+        if !done { throw HarnessError("\(last.map(String.init(describing:)) ?? arguments.joined(separator: " "))") }
     }
 }

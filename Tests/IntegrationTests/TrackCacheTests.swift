@@ -37,10 +37,10 @@ import TestSupport
                     expectSuccess(try Command.run(["cat", mount.path("\(media)/thumbs/at-\(percent)%@full.png")]))
                 }
                 var bytes = try Self.cachedBytes(cache)
-                let deadline = Date(timeIntervalSinceNow: 5)
-                while bytes > bound && Date() < deadline {  // a release after cat may still be on its way
-                    usleep(50_000)
+                // A release after cat may still be on its way.
+                try Wait.until(5) {
                     bytes = try Self.cachedBytes(cache)
+                    return bytes <= bound
                 }
                 #expect(bytes <= bound, "\(media): \(bytes) bytes in the cache folder")
             }
@@ -106,11 +106,8 @@ import TestSupport
             let names = try Self.trackFiles(mount, "feature-1080p.mp4")
             let reader = try ChildProcess(["/bin/cat", mount.path(names[0])])
             defer { reader.kill9() }
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while Date() < deadline {
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")) ?? []
-                if entries.contains(where: { $0.hasPrefix(".pass-") }) { break }
-                usleep(2_000)
+            Wait.until(30, poll: 0.002) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")) ?? []).contains { $0.hasPrefix(".pass-") }
             }
             mount.daemon.signal(SIGKILL)
             #expect(mount.daemon.wait(timeout: 10) != nil)

@@ -2,6 +2,7 @@ import SystemPackage
 import Foundation
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// Contact sheets: the frames expected in order (the keyframe nearest each time, a blank one
 /// replaced by the next keyframe), the header from the probe, exact lengths in JPEG and PNG.
@@ -53,10 +54,8 @@ import Testing
         // Kept for a person to look at.
         try? Data(bytes).write(to: FileManager.default.temporaryDirectory
             .appendingPathComponent("mediafs-contact-sheet.\(format.fileExtension)"))
-        let template = try StoredPNG(PNGEncoder.encode(RGBImage(width: 1, height: 1, pixels: [0, 0, 0])))
         let sheet = format == .png ? try StoredPNG(bytes)
-            : StoredPNG.pixels(try JPEGEncoderTests.ffmpegDecode(bytes), width: layout.size.width, height: layout.size.height,
-                               like: template)
+            : StoredPNG(width: layout.size.width, height: layout.size.height, rgb: try JPEGEncoderTests.ffmpegDecode(bytes))
         let shown = (0..<layout.tileCount).map { k -> Int in
             let origin = layout.tileOrigin(k)
             return FrameIndexStrip.read(sheet.region(x: origin.x, y: origin.y, width: request.tileWidth, height: request.tileHeight))

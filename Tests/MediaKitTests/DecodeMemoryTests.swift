@@ -37,7 +37,7 @@ import TestSupport
             granted.withLock { $0 = r }
             done.signal()
         }
-        usleep(200_000)
+        #expect(Wait.until(5) { pool.waiting == 1 }, "the reservation does not wait")
         #expect(granted.withLock { $0 } == nil, "granted beside 150 bytes in a budget of 100")
         pool.release(big)
         #expect(done.wait(timeout: .now() + 5) == .success)

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import TestSupport
 
 /// Runs the ffmpeg command, for what the tests compare against.
 enum FFmpegFrames {
@@ -6,22 +8,18 @@ enum FFmpegFrames {
         var description: String
     }
 
-    /// ffmpeg's standard output for `arguments`; throws on a non-zero exit.
+    /// Runs ffmpeg with `arguments`; when the last is `-` (standard output), what it writes there,
+    /// as bytes (through a scratch file: `Command` never gives a pipe), else nothing. Throws on a
+    /// non-zero exit.
+    @discardableResult
     static func run(_ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-hide_banner"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
-        }
-        return [UInt8](data)
+        let toStandardOutput = arguments.last == "-"
+        let output = try Command.scratchFile("ffmpeg")
+        defer { unlink(output) }
+        let result = try Command.run(["ffmpeg", "-nostdin", "-hide_banner"] + (toStandardOutput ? ["-y"] + arguments.dropLast() + [output] : arguments),
+                                     timeout: 120)
+        guard result.succeeded else { throw Failed(description: "\(result)") }
+        return toStandardOutput ? [UInt8](try Data(contentsOf: URL(fileURLWithPath: output))) : []
     }
 
     /// The frame ffmpeg shows from `time` seconds (`-ss` before `-i`: the first frame at or after

@@ -43,8 +43,8 @@ import TestSupport
         let five = try Self.dolbyVisionCopy(in: folder, profile: 5, compatibility: 0)
         let profile5 = try video(five)
         #expect(profile5.hdr == .dolbyVision && profile5.colorTransfer == "smpte2084")
-        #expect(profile5.dolbyVision == MediaInfo.DolbyVision(profile: 5, level: 6, rpuPresent: true, elPresent: false,
-                                                               blPresent: true, blSignalCompatibilityId: 0))
+        #expect(profile5.dolbyVision == MediaInfo.DolbyVision(profile: 5, level: 6, rpu: true, el: false, bl: true,
+                                                               blCompatibilityId: 0))
         #expect(profile5.dolbyVision?.compatibleBaseLayer == .incompatible && profile5.isDolbyVisionOnly)
 
         let eight = try Self.dolbyVisionCopy(in: folder, profile: 8, compatibility: 1)
@@ -57,7 +57,19 @@ import TestSupport
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let json = String(decoding: try encoder.encode(profile5), as: UTF8.self)
         #expect(json.contains(#""hdr":"Dolby Vision""#) && json.contains(#""compatible_base_layer":"none""#)
-                && json.contains(#""bl_signal_compatibility_id":0"#) && json.contains(#""color_transfer":"smpte2084""#), "\(json)")
+                && json.contains(#""bl_compatibility_id":0"#) && json.contains(#""rpu":true"#) && json.contains(#""el":false"#)
+                && json.contains(#""color_transfer":"smpte2084""#), "\(json)")
+    }
+
+    /// A probe kept in the cache database before the record's flags were renamed (`rpuPresent`,
+    /// …) still decodes, to the same record.
+    @Test func dolbyVisionOfAnEarlierProbeDecodes() throws {
+        let earlier = #"{"profile":5,"level":6,"rpuPresent":true,"elPresent":false,"blPresent":true,"#
+            + #""blSignalCompatibilityId":0,"compatibleBaseLayer":"none"}"#
+        let decoded = try JSONDecoder().decode(MediaInfo.DolbyVision.self, from: Data(earlier.utf8))
+        #expect(decoded == MediaInfo.DolbyVision(profile: 5, level: 6, rpu: true, el: false, bl: true, blCompatibilityId: 0))
+        let now = try JSONDecoder().decode(MediaInfo.DolbyVision.self, from: try JSONEncoder().encode(decoded))
+        #expect(now == decoded)
     }
 
     /// The PQ clip's video copied into MP4 (moov after mdat), with a `dvcC` box (Dolby's ISO base
@@ -68,37 +80,10 @@ import TestSupport
         let copied = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", try TestMedia.file("clips/hdr-pq.mkv").path,
                                       "-map", "0:v", "-c", "copy", "-tag:v", "hvc1", plain])
         guard copied.succeeded else { throw HarnessError("\(copied)") }
-        let inserted = try Command.python(#"""
-        import struct, sys
-        src, dst, profile, compat = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        data = bytearray(open(src, "rb").read())
-        def boxes(start, end):
-            while start < end:
-                size, kind = struct.unpack(">I4s", data[start:start + 8])
-                yield start, size, kind
-                start += size
-        def find(start, end, path, chain):
-            for at, size, kind in boxes(start, end):
-                if kind == path[0]:
-                    if len(path) == 1:
-                        return chain + [at]
-                    # stsd: version, flags and entry count before its entries.
-                    skip = 16 if kind == b"stsd" else 8
-                    return find(at + skip, at + size, path[1:], chain + [at])
-            raise SystemExit(f"no {path[0]}")
-        top = {kind: at for at, size, kind in boxes(0, len(data))}
-        assert top[b"mdat"] < top[b"moov"], "moov must come after mdat"
-        chain = find(0, len(data), [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stsd", b"hvc1"], [])
-        entry = chain[-1]
-        entry_end = entry + struct.unpack(">I", data[entry:entry + 4])[0]
-        bits = (profile << 9) | (6 << 3) | (1 << 2) | (0 << 1) | 1  # profile, level, rpu, el, bl
-        dvcc = struct.pack(">I4sBBHI16x", 32, b"dvcC", 1, 0, bits, compat << 28)
-        data[entry_end:entry_end] = dvcc
-        for at in chain:
-            struct.pack_into(">I", data, at, struct.unpack(">I", data[at:at + 4])[0] + len(dvcc))
-        open(dst, "wb").write(data)
-        """#, [plain, path, String(profile), String(compatibility)])
-        guard inserted.succeeded else { throw HarnessError("\(inserted)") }
+        let box = MP4Boxes.dolbyVisionConfiguration(profile: profile, compatibility: compatibility)
+        let data = try MP4Boxes.appending(box, inside: ["moov", "trak", "mdia", "minf", "stbl", "stsd", "hvc1"],
+                                          of: Array(try Data(contentsOf: URL(fileURLWithPath: plain))))
+        try Data(data).write(to: URL(fileURLWithPath: path))
         return path
     }
 }

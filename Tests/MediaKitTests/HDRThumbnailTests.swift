@@ -44,22 +44,6 @@ import TestSupport
         #expect(service.thumbnails.statistics.sessionsOpened == 1)
     }
 
-    /// Dolby Vision profile 5 (here the PQ clip given a profile 5 record) is tone-mapped as PQ.
-    @Test func dolbyVisionWithoutABaseLayerIsToneMappedAsPQ() throws {
-        let folder = try TempFolder("dolby-vision-thumbnail")
-        defer { folder.remove() }
-        let path = try HDRInfoTests.dolbyVisionCopy(in: folder, profile: 5, compatibility: 0)
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).int64Value
-        let file = MediaFile(path: FilePath(path), size: size, modificationNanoseconds: 1)
-        let service = LocalMediaService()
-        let video = try #require(try service.probe(path: FilePath(path), size: size).streams.first { $0.isMovingVideo })
-        #expect(video.isDolbyVisionOnly)
-        let request = ThumbnailRequest(streamIndex: video.index, time: 1, pick: .exact, width: 320, height: 180)
-        let png = try StoredPNG(try service.thumbnail(of: file, request: request).bytes)
-        let distance = ColorDistance(png.rgb, try ToneMapReference.frame(path, at: 1.0, width: 320, height: 180))
-        #expect(distance.worstChannel <= ToneMapReference.tolerance, "\(distance)")
-    }
-
     /// SDR frames take the swscale path, byte for byte what `Scaler` alone makes.
     @Test(arguments: ["feature-1080p.mp4", "clips/clip-hevc10.mkv", "clips/anamorphic-pal.mpg"])
     func sdrFramesAreUnchanged(_ path: String) throws {

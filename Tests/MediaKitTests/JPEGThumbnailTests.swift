@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// Thumbnails asked for as JPEG: the same frame as the PNG of the same request, exactly
 /// `ImageEncoder.encodedSize` long, read by ffmpeg and by Python's PIL.

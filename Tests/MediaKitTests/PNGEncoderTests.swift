@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// The PNG's length is known from its size alone, and the file is a valid PNG of the pixels given.
 @Suite struct PNGEncoderTests {

@@ -80,9 +80,7 @@ import TestSupport
         #expect(inputs.take(path: FilePath(paths[0])) == nil)
         #expect(inputs.take(path: FilePath(paths[2])) != nil)
         // The one left is closed once its time is over, even if nobody asks.
-        let waitedUntil = Date().addingTimeInterval(5)
-        while inputs.count > 0 && Date() < waitedUntil { usleep(50_000) }
-        #expect(inputs.count == 0)
+        #expect(Wait.until(5) { inputs.count == 0 })
     }
 
     /// The pass that takes the probe's file makes the same bytes as one that opens the file itself.

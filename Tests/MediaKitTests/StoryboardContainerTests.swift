@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaKit
 import Synchronization
 import Testing
+import TestSupport
 
 /// Storyboard tiles and contact sheet tiles in every common container: each the keyframe
 /// ffprobe lists nearest its time (read from the frame-index strip), and the same picture as

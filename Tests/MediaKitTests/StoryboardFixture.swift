@@ -87,28 +87,3 @@ extension LibraryVideo {
         self.video = video
     }
 }
-
-extension StoredPNG {
-    /// The `width` × `height` region whose top-left corner is at (`x`, `y`).
-    func region(x: Int, y: Int, width w: Int, height h: Int) -> StoredPNG {
-        var rgb: [UInt8] = []
-        rgb.reserveCapacity(3 * w * h)
-        for row in y..<(y + h) {
-            rgb += self.rgb[3 * (row * width + x) ..< 3 * (row * width + x + w)]
-        }
-        var out = self
-        out.width = w
-        out.height = h
-        out.rgb = rgb
-        return out
-    }
-
-    /// A picture of `rgb` pixels, `width` × `height` (from a decoded JPEG, say).
-    static func pixels(_ rgb: [UInt8], width: Int, height: Int, like template: StoredPNG) -> StoredPNG {
-        var out = template
-        out.width = width
-        out.height = height
-        out.rgb = rgb
-        return out
-    }
-}

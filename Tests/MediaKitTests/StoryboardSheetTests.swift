@@ -23,9 +23,7 @@ import TestSupport
                 picture = try StoredPNG(bytes)
             } else {
                 let size = layout.sheetSize(sheet)
-                let template = try StoredPNG(PNGEncoder.encode(RGBImage(width: 1, height: 1, pixels: [0, 0, 0])))
-                picture = StoredPNG.pixels(try JPEGEncoderTests.ffmpegDecode(bytes), width: size.width, height: size.height,
-                                           like: template)
+                picture = StoredPNG(width: size.width, height: size.height, rgb: try JPEGEncoderTests.ffmpegDecode(bytes))
             }
             #expect(picture.width == layout.sheetSize(sheet).width && picture.height == layout.sheetSize(sheet).height)
             for i in layout.tiles(inSheet: sheet) {

@@ -12,8 +12,7 @@ import TestSupport
 
     /// The frame index the strip at the bottom of `jpeg`'s region shows.
     static func index(_ rgb: [UInt8], width: Int, height: Int, tile: StoryboardTile) throws -> Int {
-        let template = try StoredPNG(PNGEncoder.encode(RGBImage(width: 1, height: 1, pixels: [0, 0, 0])))
-        let picture = StoredPNG.pixels(rgb, width: width, height: height, like: template)
+        let picture = StoredPNG(width: width, height: height, rgb: rgb)
         return FrameIndexStrip.read(picture.region(x: tile.x, y: tile.y, width: tile.width, height: tile.height))
     }
 

@@ -3,16 +3,20 @@ import Glibc
 @testable import MediaTree
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ComputedOnceTests {
     @Test func concurrentCallersShareOneComputation() throws {
         let work = ComputedOnce<Int, Int>(capacity: 10)
         let runs = Atomic<Int>(0)
         let results = Mutex<[Int]>([])
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+        // Every caller asks while the one computation runs: it ends once all have arrived.
+        let arrived = Atomic<Int>(0)
+        Threads.run(16) { _ in
+            arrived.add(1, ordering: .relaxed)
             let value = try? work.value(for: 7) {
                 runs.add(1, ordering: .relaxed)
-                usleep(50_000)
+                Wait.until(10) { arrived.load(ordering: .relaxed) == 16 }
                 return 49
             }
             results.withLock { $0.append(value ?? -1) }

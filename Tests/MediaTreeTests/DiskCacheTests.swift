@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import MediaTree
 import Testing
+import TestSupport
 
 @Suite struct DiskCacheTests {
     static func bytes(_ seed: UInt8, count: Int = 10_000) -> [UInt8] {
@@ -96,8 +97,7 @@ import Testing
         _ = pin
         // Released: the eviction passed over runs again (in the background), and s1 (least
         // recently used) goes.
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while sets() != ["s2"] && Date() < deadline { usleep(10_000) }
+        Wait.until(5) { sets() == ["s2"] }
         #expect(sets() == ["s2"])
         try makeSet("s3")
         #expect(sets() == ["s3"])

@@ -4,6 +4,7 @@ import Glibc
 @testable import MediaTree
 import Synchronization
 import Testing
+import TestSupport
 
 /// From source changes to the names and nodes the kernel must forget, and the watcher behind them.
 @Suite struct SourceChangesTests {
@@ -25,11 +26,11 @@ import Testing
         var names: [String] = []
         while let entry = fixture.numbered.table.entry(number) {
             switch entry.origin {
-            case .lookedUp(let parent, let name):
+            case .lookedUp(let parent, let name, _):
                 names.insert(name.escaped, at: 0)
                 number = parent
             case .listed(let listing, let index):
-                names.insert(listing.entries[index].name.escaped, at: 0)
+                names.insert(listing.name(at: index).escaped, at: 0)
                 number = listing.folder
             case .root, .tombstone:
                 return "/" + names.joined(separator: "/")
@@ -153,10 +154,8 @@ import Testing
             reported.withLock { $0 = [] }
             let start = Date()
             try change()
-            while !reported.withLock({ $0.contains { $0.paths.contains(SourcePath(rel)) } }) && Date().timeIntervalSince(start) < 2 {
-                usleep(20_000)
-            }
-            #expect(reported.withLock { $0.contains { $0.paths.contains(SourcePath(rel)) } }, "\(rel) not reported within 2 s")
+            let seen = Wait.until(10) { reported.withLock { $0.contains { $0.paths.contains(SourcePath(rel)) } } }
+            #expect(seen, "\(rel) not reported within 10 s (\(Date().timeIntervalSince(start)) s)")
         }
         try expectReported("added.txt") { try "x".write(toFile: fixture.path("added.txt"), atomically: false, encoding: .utf8) }
         try expectReported("notes.txt") {
@@ -181,9 +180,8 @@ import Testing
         let sink = RecordingSink(numbered: fixture.numbered)
         fixture.tree.watchSource(reportingTo: sink)
         #expect(fixture.tree.waitUntilWatching(seconds: 10))
-        let start = Date()
         try "changed".write(toFile: fixture.path("notes.txt"), atomically: true, encoding: .utf8)
-        while !sink.received.withLock({ $0.contains(.inode(notes)) }) && Date().timeIntervalSince(start) < 2 { usleep(20_000) }
+        Wait.until(10) { sink.received.withLock { $0.contains(.inode(notes)) } }
         #expect(sink.received.withLock { $0.contains(.inode(notes)) && $0.contains(.entry(parent: NodeKey.rootNumber, name: "notes.txt")) })
         #expect(fixture.tree.watchesEverySourceFolder)
     }

@@ -58,16 +58,11 @@ public enum Command {
         try run(["/bin/sh", "-c", script, "sh"] + arguments, timeout: timeout, directory: directory)
     }
 
-    /// `python3 -c SCRIPT ARGUMENTS…` (the system Python when there is one).
-    public static func python(_ script: String, _ arguments: [String] = [], timeout: Double = 60,
-                              directory: String? = nil) throws -> CommandResult {
-        try run([pythonPath, "-c", script] + arguments, timeout: timeout, directory: directory)
-    }
-
-    /// /usr/bin/python3 if present, else python3 from PATH.
+    /// /usr/bin/python3 if present, else python3 from PATH: Python as a real client (its
+    /// `shutil.copytree` copying a mount, say), not as a language for checks.
     public static let pythonPath: String = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3"
 
-    static func scratchFile(_ tag: String) throws -> String {
+    public static func scratchFile(_ tag: String) throws -> String {
         var template = Array("/tmp/mediafs-it-\(tag).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw HarnessError("mkstemp: \(String(cString: strerror(errno)))") }

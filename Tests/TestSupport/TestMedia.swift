@@ -28,23 +28,18 @@ public enum TestMedia {
         return folder
     }
 
-    /// Runs `scripts/SCRIPT` with bash, its output in `log` (never a pipe).
+    /// Runs `scripts/SCRIPT` with bash, its output in `log` (never a pipe), for at most half an
+    /// hour (the first run on a loaded machine makes every file).
     /// - Throws: `TestMediaError` naming the log when the script fails.
     static func runScript(_ script: String, arguments: [String], log: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [packageRoot.appendingPathComponent("scripts/" + script).path] + arguments
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestMediaError(message: "scripts/\(script) failed with status \(process.terminationStatus); see \(log.path)")
+        let child = try ChildProcess(["/bin/bash", packageRoot.appendingPathComponent("scripts/" + script).path] + arguments,
+                                     stdout: .appending(log.path), stderr: .appending(log.path))
+        let status = child.wait(timeout: 1800)
+        child.kill9()
+        guard status == .exited(0) else {
+            throw TestMediaError(message: "scripts/\(script) \(status.map { "ended with \($0)" } ?? "did not end within 30 minutes"); see \(log.path)")
         }
     }
 }

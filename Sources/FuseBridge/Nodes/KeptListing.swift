@@ -1,29 +1,148 @@
+import Glibc
 import MediaTree
 
 /// A folder's listing as given to the kernel, kept by the folder's entry in the node table: served
 /// by offset to `readdir`, given again at the next `opendir` while its source is unchanged (a
 /// lasting listing: `Listing.source`), and referred to by the entries it numbered, which need
 /// nothing else until the kernel asks for one by number (its name is here, its node is made then).
+///
+/// Kept for every folder the kernel holds (a library's `ls -lR` keeps tens of thousands), so it is
+/// compact: the names back to back, each ending in a NUL (readdir hands them to libfuse as they
+/// lie), and per entry its key hash, size and one of the few attributes its folder's entries share
+/// (in a media folder, all its made files have the same owner, mode and times).
 public final class KeptListing: Sendable {
-    /// The folder's number and key (the entries' source paths follow from it).
+    /// The folder's number and source path; in a folder of the source each entry's source path is
+    /// the folder's and the entry's name, in a media folder and below the media file's (`folderPath`).
     let folder: UInt64
-    let folderKey: NodeKey
-    public let entries: [DirectoryEntry]
+    let folderPath: SourcePath
+    let listsSourceEntries: Bool
     /// Where the listing holds while the source is as it was; nil for one made anew each time.
     let source: ListingSource?
 
+    private struct Slot {
+        var keyHash: UInt64
+        var size: Int64
+        var nameStart: UInt32
+        var nameLength: UInt32
+        var shared: UInt32
+        var nameAndTypeOnly: Bool
+    }
+
+    private let names: [UInt8]
+    private let slots: [Slot]
+    /// The attributes entries share, with no number and no size: the first, which in most
+    /// folders all share, and the others.
+    private let firstShared: Attributes?
+    private let moreShared: [Attributes]
+
     init(folder: UInt64, folderKey: NodeKey, listing: Listing) {
         self.folder = folder
-        self.folderKey = folderKey
-        entries = listing.entries
+        folderPath = folderKey.path
+        listsSourceEntries = MediaTree.isSourceFolder(folderKey)
         source = listing.isWhole ? listing.source : nil
+        var names: [UInt8] = []
+        var slots: [Slot] = []
+        var shared: [Attributes] = []
+        var sharedIndex: [SharedAttributes: UInt32] = [:]
+        names.reserveCapacity(listing.entries.reduce(0) { $0 + $1.name.bytes.count + 1 })
+        slots.reserveCapacity(listing.entries.count)
+        for entry in listing.entries {
+            var attributes = entry.attributes
+            attributes.inode = 0
+            attributes.size = 0
+            let index = sharedIndex[SharedAttributes(attributes)] ?? {
+                shared.append(attributes)
+                sharedIndex[SharedAttributes(attributes)] = UInt32(shared.count - 1)
+                return UInt32(shared.count - 1)
+            }()
+            slots.append(Slot(keyHash: entry.keyHash, size: entry.attributes.size, nameStart: UInt32(names.count),
+                              nameLength: UInt32(entry.name.bytes.count), shared: index,
+                              nameAndTypeOnly: entry.nameAndTypeOnly))
+            names += entry.name.bytes
+            names.append(0)
+        }
+        self.names = names
+        self.slots = slots
+        firstShared = shared.first
+        moreShared = Array(shared.dropFirst())
     }
 
     /// Whether it may be given again while its source is unchanged.
     var isLasting: Bool { source != nil }
 
+    public var count: Int { slots.count }
+
+    /// The key hash of the entry at `index`.
+    func keyHash(at index: Int) -> UInt64 { slots[index].keyHash }
+
+    /// The name of the entry at `index`.
+    func name(at index: Int) -> Name {
+        let slot = slots[index]
+        return Name(bytes: Array(names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameLength)]))
+    }
+
+    /// Whether the name at `index` is `name`, compared where it lies.
+    func hasName(_ name: Name, at index: Int) -> Bool {
+        let slot = slots[index]
+        return names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameLength)].elementsEqual(name.bytes)
+    }
+
+    /// Calls `body` with the name at `index` as the NUL-terminated C string it is stored as.
+    func withCName<Result>(at index: Int, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try names.withUnsafeBufferPointer { buffer in
+            try buffer.baseAddress!.advanced(by: Int(slots[index].nameStart)).withMemoryRebound(to: CChar.self, capacity: 1, body)
+        }
+    }
+
+    /// The attributes of the entry at `index`, numbered `number`.
+    func attributes(at index: Int, number: UInt64) -> Attributes {
+        let slot = slots[index]
+        var attributes = slot.shared == 0 ? firstShared! : moreShared[Int(slot.shared) - 1]
+        attributes.inode = number
+        attributes.size = slot.size
+        return attributes
+    }
+
+    /// The number the entry at `index` asks for (the table may give another: `NodeTable.enter`).
+    func wantedNumber(at index: Int) -> UInt64 { NodeKey.number(forHash: slots[index].keyHash) }
+
+    /// Whether the entry at `index` is known by name and type only (`DirectoryEntry.nameAndTypeOnly`).
+    func isNameAndTypeOnly(at index: Int) -> Bool { slots[index].nameAndTypeOnly }
+
+    /// The entries as the tree listed them (each with the number its key asks for).
+    public var entries: [DirectoryEntry] {
+        slots.indices.map { index in
+            DirectoryEntry(name: name(at: index), attributes: attributes(at: index, number: wantedNumber(at: index)),
+                           keyHash: slots[index].keyHash, nameAndTypeOnly: slots[index].nameAndTypeOnly)
+        }
+    }
+
     /// The source path the entry at `index` is made from.
     func sourcePath(of index: Int) -> SourcePath {
-        MediaTree.sourcePath(of: entries[index].name, listedIn: folderKey)
+        listsSourceEntries ? folderPath.appending(name(at: index)) : folderPath
+    }
+}
+
+/// Attributes compared in every field (`Attributes ==` leaves the access and change times out).
+private struct SharedAttributes: Hashable {
+    let attributes: Attributes
+
+    init(_ attributes: Attributes) { self.attributes = attributes }
+
+    static func == (a: SharedAttributes, b: SharedAttributes) -> Bool {
+        let (x, y) = (a.attributes, b.attributes)
+        return x == y && x.accessTime.tv_sec == y.accessTime.tv_sec && x.accessTime.tv_nsec == y.accessTime.tv_nsec
+            && x.changeTime.tv_sec == y.changeTime.tv_sec && x.changeTime.tv_nsec == y.changeTime.tv_nsec
+    }
+
+    func hash(into hasher: inout Hasher) {
+        let x = attributes
+        hasher.combine(x.type == .directory)
+        hasher.combine(x.permissions)
+        hasher.combine(x.uid)
+        hasher.combine(x.gid)
+        hasher.combine(x.modificationTime.tv_sec)
+        hasher.combine(x.modificationTime.tv_nsec)
+        hasher.combine(x.changeTime.tv_sec)
     }
 }

@@ -18,18 +18,47 @@ import Synchronization
 /// Entries numbered by a listing carry no node (a listing of a library names hundreds of thousands):
 /// their node is made from the listing's name when the kernel asks for it (`NumberedTree.node`).
 final class NodeTable: Sendable {
+    /// Kept small, as there is one per entry the kernel holds (a library's `ls -lR` gives it hundreds
+    /// of thousands): where it was named is one reference, and what a few entries hold beyond that
+    /// (a node, a folder's listing, a file's last opened version) is one more.
     struct Entry {
-        var keyHash: UInt64
-        var lookups: UInt64 = 0
-        /// Made when first needed: looked up, opened, listed as a folder.
-        var node: (any TreeNode)?
-        var origin: Origin
-        /// A folder's listing, given again while its source is unchanged.
-        var listing: KeptListing?
-        /// A file's source version at its last open (`FileContent.version`).
-        var opened: FileIdentity?
+        let keyHash: UInt64
+        fileprivate var named: Named
+        fileprivate var held: Held?
+        fileprivate(set) var lookups: UInt32 = 0
+        /// The entry's index in the listing that named it.
+        fileprivate var index: UInt32 = 0
 
-        var isTombstone: Bool { if case .tombstone = origin { true } else { false } }
+        fileprivate init(keyHash: UInt64, named: Named, index: Int = 0, held: Held? = nil) {
+            self.keyHash = keyHash
+            self.named = named
+            self.index = UInt32(index)
+            self.held = held
+        }
+
+        /// Where the kernel was given the number.
+        var origin: Origin {
+            switch named {
+            case .root: .root
+            case .listed(let listing): .listed(listing, Int(index))
+            case .lookedUp(let name): .lookedUp(parent: name.parent, name: name.name, path: name.path)
+            case .tombstone: .tombstone
+            }
+        }
+
+        /// Made when first needed: looked up, opened, listed as a folder.
+        var node: (any TreeNode)? { held?.node }
+        /// A folder's listing, given again while its source is unchanged.
+        var listing: KeptListing? { held?.listing }
+        /// A file's source version at its last open (`FileContent.version`).
+        var opened: FileIdentity? { held?.opened }
+
+        var isTombstone: Bool { if case .tombstone = named { true } else { false } }
+
+        fileprivate mutating func hold(node: (any TreeNode)?? = nil, listing: KeptListing?? = nil,
+                                       opened: FileIdentity?? = nil) {
+            held = Held(node: node ?? self.node, listing: listing ?? self.listing, opened: opened ?? self.opened)
+        }
     }
 
     /// Where the kernel was given a number, so that its node can be made again and a source change
@@ -38,31 +67,62 @@ final class NodeTable: Sendable {
         case root
         /// The entry at this index of a folder's listing.
         case listed(KeptListing, Int)
-        /// The name looked up in the folder numbered `parent`.
-        case lookedUp(parent: UInt64, name: Name)
+        /// The name looked up in the folder numbered `parent`, and the source path of its node.
+        case lookedUp(parent: UInt64, name: Name, path: SourcePath)
         /// A removed entry that later ones with the same wanted number were placed past.
         case tombstone
+    }
+
+    /// `Origin` as an entry stores it: one reference.
+    fileprivate enum Named {
+        case root, tombstone
+        case listed(KeptListing)
+        case lookedUp(LookedUpName)
+    }
+
+    fileprivate final class LookedUpName: Sendable {
+        let parent: UInt64
+        let name: Name
+        let path: SourcePath
+        init(parent: UInt64, name: Name, path: SourcePath) {
+            self.parent = parent
+            self.name = name
+            self.path = path
+        }
+    }
+
+    /// What an entry holds beyond its name, replaced whole when it changes.
+    fileprivate final class Held: Sendable {
+        let node: (any TreeNode)?
+        let listing: KeptListing?
+        let opened: FileIdentity?
+        init(node: (any TreeNode)?, listing: KeptListing?, opened: FileIdentity?) {
+            self.node = node
+            self.listing = listing
+            self.opened = opened
+        }
     }
 
     private let entries: Mutex<[UInt64: Entry]>
 
     init(root: any TreeNode) {
-        entries = Mutex([NodeKey.rootNumber: Entry(keyHash: root.key.stableHash, node: root, origin: .root)])
+        entries = Mutex([NodeKey.rootNumber: Entry(keyHash: root.key.stableHash, named: .root,
+                                                   held: Held(node: root, listing: nil, opened: nil))])
     }
 
     // MARK: - Numbering
 
     /// The number of `node`, named `name` in the folder `parent`, with `lookups` more counted (the
-    /// kernel is given the number); the entry holds the node from now on.
+    /// kernel is given the number). The entry holds the name, not the node (`NumberedTree.node`
+    /// makes it again).
     func enter(_ node: any TreeNode, as name: Name, in parent: UInt64, lookups: UInt64) -> UInt64 {
         let key = node.key
         if key.number == NodeKey.rootNumber { return count(NodeKey.rootNumber, lookups) }
         return entries.withLock { table in
             let number = Self.place(key.stableHash, in: &table) {
-                Entry(keyHash: key.stableHash, origin: .lookedUp(parent: parent, name: name))
+                Entry(keyHash: key.stableHash, named: .lookedUp(LookedUpName(parent: parent, name: name, path: key.path)))
             }
-            table[number]!.lookups += lookups
-            table[number]!.node = node
+            table[number]!.count(lookups)
             return number
         }
     }
@@ -70,10 +130,10 @@ final class NodeTable: Sendable {
     /// The number of the entry at `index` of `listing`, one more lookup counted (readdirplus gives
     /// it); an entry new to the table holds no node.
     func enter(_ listing: KeptListing, index: Int) -> UInt64 {
-        let hash = listing.entries[index].keyHash
+        let hash = listing.keyHash(at: index)
         return entries.withLock { table in
-            let number = Self.place(hash, in: &table) { Entry(keyHash: hash, origin: .listed(listing, index)) }
-            table[number]!.lookups += 1
+            let number = Self.place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
+            table[number]!.count(1)
             return number
         }
     }
@@ -113,7 +173,7 @@ final class NodeTable: Sendable {
     }
 
     private func count(_ number: UInt64, _ lookups: UInt64) -> UInt64 {
-        entries.withLock { $0[number]?.lookups += lookups }
+        entries.withLock { $0[number]?.count(lookups) }
         return number
     }
 
@@ -124,14 +184,14 @@ final class NodeTable: Sendable {
         guard number != NodeKey.rootNumber else { return }
         entries.withLock { table in
             guard let entry = table[number], !entry.isTombstone else { return }
-            guard entry.lookups <= count else {
-                table[number]!.lookups -= count
+            guard UInt64(entry.lookups) <= count else {
+                table[number]!.lookups -= UInt32(count)
                 return
             }
             // Where the run of taken numbers goes on, an entry past this one may have wanted this
             // number or an earlier one: it must still be found from there.
             if table[Self.next(number)] != nil {
-                table[number] = Entry(keyHash: 0, origin: .tombstone)
+                table[number] = Entry(keyHash: 0, named: .tombstone)
             } else {
                 table[number] = nil
             }
@@ -149,27 +209,28 @@ final class NodeTable: Sendable {
     func hold(_ node: any TreeNode, for number: UInt64) {
         entries.withLock { table in
             guard table[number]?.keyHash == node.key.stableHash else { return }
-            table[number]!.node = node
+            table[number]!.hold(node: node)
         }
     }
 
     /// Keeps `listing` as the folder's listing.
     func keep(_ listing: KeptListing, for number: UInt64) {
-        entries.withLock { $0[number]?.listing = listing }
+        entries.withLock { $0[number]?.hold(listing: listing) }
     }
 
     /// Records that `number` is opened at `version`; whether its previous open was at the same one.
     func open(_ number: UInt64, at version: FileIdentity) -> Bool {
         entries.withLock { table in
-            guard table[number] != nil else { return false }
-            defer { table[number]!.opened = version }
-            return table[number]!.opened == version
+            guard let entry = table[number] else { return false }
+            if entry.opened == version { return true }
+            table[number]!.hold(opened: version)
+            return false
         }
     }
 
     /// The lookups the kernel holds on `number`.
     func lookups(of number: UInt64) -> UInt64 {
-        entries.withLock { $0[number]?.lookups ?? 0 }
+        entries.withLock { UInt64($0[number]?.lookups ?? 0) }
     }
 
     /// Calls `body` with every entry under the lock; `body` may change them (a source change
@@ -187,5 +248,18 @@ final class NodeTable: Sendable {
                 if entry.listing?.isLasting == true { counts.1 += 1 }
             }
         }
+    }
+}
+
+extension NodeTable.Entry {
+    /// `lookups` more (kept at the largest count, which no kernel reaches).
+    fileprivate mutating func count(_ more: UInt64) {
+        lookups = UInt32(min(UInt64(UInt32.max), UInt64(lookups) + more))
+    }
+
+    /// Forgets the version last opened and the listing kept (a source change).
+    mutating func forgetState() {
+        guard held != nil else { return }
+        hold(listing: .some(nil), opened: .some(nil))
     }
 }

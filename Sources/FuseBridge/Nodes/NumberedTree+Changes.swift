@@ -33,51 +33,40 @@ extension NumberedTree {
         }
         table.update { entries in
             for (number, entry) in entries where number != NodeKey.rootNumber {
-                guard let origin = Self.origin(of: entry),
-                      changes.everything || folders.contains(where: { origin.isMade(from: $0.path, subtree: $0.subtree) })
+                guard changes.everything || folders.contains(where: { Self.isMade(entry, from: $0.path, subtree: $0.subtree) })
                 else { continue }
-                if let (parent, name) = origin.placement { add(.entry(parent: parent, name: name)) }
+                if let (parent, name) = Self.placement(of: entry) { add(.entry(parent: parent, name: name)) }
                 add(.inode(number))
-                entries[number]!.opened = nil
-                entries[number]!.listing = nil
+                entries[number]!.forgetState()
             }
         }
         return found
     }
 
-    /// Where an entry was named and what its source is, without making its node.
-    private struct EntryOrigin {
-        /// The folder numbered … lists it as …; nil for a node the table holds with no name.
-        var placement: (UInt64, Name)?
-        /// The folder key it is listed under (its source path follows), or its own source path.
-        var listedIn: NodeKey?
-        var ownPath: SourcePath?
-        var name: Name
-
-        /// Whether it is made from `path`, or with `subtree` from anything under it, compared
-        /// without making its source path where it is listed in a source folder.
-        func isMade(from path: SourcePath, subtree: Bool) -> Bool {
-            if let ownPath { return subtree ? ownPath.isWithin(path) : ownPath == path }
-            guard let folder = listedIn else { return false }
-            let isSourceFolder = folder.kind == MediaTree.folderKey(.root).kind
-            guard isSourceFolder else { return subtree ? folder.path.isWithin(path) : folder.path == path }
-            if folder.path == path.parent && name == path.lastName { return true }
-            return subtree && folder.path.isWithin(path)
+    /// Whether `entry` is made from `path`, or with `subtree` from anything under it; compared where
+    /// its listing holds its name (a change scans every entry: no name or node is made).
+    private static func isMade(_ entry: NodeTable.Entry, from path: SourcePath, subtree: Bool) -> Bool {
+        func within(_ own: SourcePath) -> Bool { subtree ? own.isWithin(path) : own == path }
+        switch entry.origin {
+        case .root, .tombstone:
+            return false
+        case .lookedUp(_, _, let own):
+            return within(own)
+        case .listed(let listing, let index):
+            if let node = entry.node { return within(node.key.path) }
+            let folder = listing.folderPath
+            guard listing.listsSourceEntries else { return within(folder) }
+            if folder == path.parent && listing.hasName(path.lastName, at: index) { return true }
+            return subtree && folder.isWithin(path)
         }
     }
 
-    private static func origin(of entry: NodeTable.Entry) -> EntryOrigin? {
+    /// The folder numbered … that lists `entry` as …; nil for the root.
+    private static func placement(of entry: NodeTable.Entry) -> (UInt64, Name)? {
         switch entry.origin {
-        case .root, .tombstone:
-            return nil
-        case .listed(let listing, let index):
-            let name = listing.entries[index].name
-            if let node = entry.node {
-                return EntryOrigin(placement: (listing.folder, name), ownPath: node.key.path, name: name)
-            }
-            return EntryOrigin(placement: (listing.folder, name), listedIn: listing.folderKey, name: name)
-        case .lookedUp(let parent, let name):
-            return EntryOrigin(placement: (parent, name), ownPath: entry.node?.key.path, name: name)
+        case .root, .tombstone: nil
+        case .listed(let listing, let index): (listing.folder, listing.name(at: index))
+        case .lookedUp(let parent, let name, _): (parent, name)
         }
     }
 }

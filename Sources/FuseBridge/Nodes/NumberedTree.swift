@@ -9,36 +9,59 @@ import MediaTree
 public final class NumberedTree: Sendable {
     public let tree: MediaTree
     let table: NodeTable
+    /// The nodes made or looked up last, by number: the kernel asks about a name just looked up
+    /// (its attributes, an open), an `ls -lR` about the same folders again and again, and a node is
+    /// made from its folder's (`node`). Bounded, where holding every listed folder's node in its
+    /// entry took a third of a listed library's memory.
+    private let recent = MemoryCache<UInt64, Recent>(capacity: 4_096)
+
+    private struct Recent: Sendable {
+        let keyHash: UInt64
+        let node: any TreeNode
+    }
 
     public init(tree: MediaTree) {
         self.tree = tree
         table = NodeTable(root: tree.root)
     }
 
-    /// The node numbered `number`: the entry's, or made from the name it was listed under (kept in
-    /// the entry with `keep`: a folder, an open file).
-    /// - Throws: `TreeError.notFound` for a number the table does not hold; `.stale` where the name
-    ///   it was listed under now stands for another node (the kernel looks the name up again).
-    func node(_ number: UInt64, keep: Bool = false) throws -> any TreeNode {
+    /// The node numbered `number`: the one its entry holds (the root, an open file), else made
+    /// from the name the kernel was given it under, in its folder's node (made the same way, or
+    /// found among the folders made last). `hold`s it in the entry (an open file: its version must
+    /// outlive the source's).
+    /// - Throws: `TreeError.notFound` for a number the table does not hold; `.stale` where that name
+    ///   now stands for another node (the kernel looks the name up again).
+    func node(_ number: UInt64, hold: Bool = false) throws -> any TreeNode {
         guard let entry = table.entry(number) else { throw TreeError.notFound }
         if let node = entry.node { return node }
-        guard case .listed(let listing, let index) = entry.origin, listing.folder != number else { throw TreeError.notFound }
-        let folder = try node(listing.folder, keep: true)
-        guard let child = try tree.child(named: listing.entries[index].name, in: folder),
+        if let made = recent.value(for: number), made.keyHash == entry.keyHash { return made.node }
+        let parent: UInt64, name: Name
+        switch entry.origin {
+        case .listed(let listing, let index): (parent, name) = (listing.folder, listing.name(at: index))
+        case .lookedUp(let folder, let named, _): (parent, name) = (folder, named)
+        case .root, .tombstone: throw TreeError.notFound
+        }
+        guard parent != number, let child = try tree.child(named: name, in: try node(parent)),
               child.key.stableHash == entry.keyHash else { throw TreeError.stale }
-        if keep { table.hold(child, for: number) }
+        if hold { table.hold(child, for: number) }
+        remember(child, as: number)
         return child
+    }
+
+    private func remember(_ node: any TreeNode, as number: UInt64) {
+        recent.insert(Recent(keyHash: node.key.stableHash, node: node), cost: 1, for: number)
     }
 
     /// The child `name` of the folder numbered `parent`, numbered, with one lookup counted.
     /// Errors: those of `MediaTree.lookup`.
     public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<Attributes>) {
         do {
-            let folder = try node(parent, keep: true)
-            tree.lookup(name, in: folder) { [table] result in
+            let folder = try node(parent)
+            tree.lookup(name, in: folder) { [self] result in
                 reply(result.map { child, attributes in
                     var numbered = attributes
                     numbered.inode = table.enter(child, as: name, in: parent, lookups: 1)
+                    remember(child, as: numbered.inode)
                     return numbered
                 })
             }
@@ -67,14 +90,14 @@ public final class NumberedTree: Sendable {
     /// must wait its turn on a worker (`listing(of:reply:)`).
     public func listingAtOnce(_ number: UInt64) -> Result<KeptListing, Error>? {
         if let kept = table.entry(number)?.listing, let source = kept.source, tree.isUnchanged(source) { return .success(kept) }
-        guard let folder = try? node(number, keep: true), let listing = tree.listAtOnce(folder) else { return nil }
+        guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
         return listing.map { kept($0, of: folder, number: number) }
     }
 
     /// The listing of the folder numbered `number`, made now (it may read the disk or probe).
     public func listing(of number: UInt64, reply: @escaping Reply<KeptListing>) {
         do {
-            let folder = try node(number, keep: true)
+            let folder = try node(number)
             tree.list(folder) { [self] result in reply(result.map { kept($0, of: folder, number: number) }) }
         } catch {
             reply(.failure(error))
@@ -96,7 +119,7 @@ public final class NumberedTree: Sendable {
     /// it cached at its previous open (the same version of the source).
     public func open(_ number: UInt64, reply: @escaping Reply<(content: any FileContent, keepsCache: Bool)>) {
         do {
-            tree.open(try node(number, keep: true)) { [table] result in
+            tree.open(try node(number, hold: true)) { [table] result in
                 reply(result.map { ($0, table.open(number, at: $0.version)) })
             }
         } catch {

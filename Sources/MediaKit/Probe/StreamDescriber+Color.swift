@@ -31,8 +31,8 @@ extension StreamDescriber {
               size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size else { return nil }
         let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
         return MediaInfo.DolbyVision(profile: Int(record.dv_profile), level: Int(record.dv_level),
-                                     rpuPresent: record.rpu_present_flag != 0, elPresent: record.el_present_flag != 0,
-                                     blPresent: record.bl_present_flag != 0,
-                                     blSignalCompatibilityId: Int(record.dv_bl_signal_compatibility_id))
+                                     rpu: record.rpu_present_flag != 0, el: record.el_present_flag != 0,
+                                     bl: record.bl_present_flag != 0,
+                                     blCompatibilityId: Int(record.dv_bl_signal_compatibility_id))
     }
 }

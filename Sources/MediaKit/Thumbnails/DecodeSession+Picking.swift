@@ -93,12 +93,13 @@ extension DecodeSession {
     /// The keyframe nearest `seconds`, before or after it. Only keyframes are decoded
     /// (`AVDISCARD_NONKEY`), so the position is not kept for the next request.
     ///
-    /// Seeks to the keyframe at or before the time (further back if the demuxer lands after it,
-    /// or after the last keyframe) and decodes it. If the stream's index (MP4, Matroska, WebM; after the seek, which is when
-    /// Matroska reads its cues) shows that it is the last keyframe before the time and that the
-    /// next one is no nearer, that is the answer: one keyframe decoded. Otherwise keyframes are
-    /// decoded forward until the first after the time, and the nearer of the two wins. The index
-    /// is only trusted to end the search early, never to skip a keyframe it does not list.
+    /// Where the stream's index (MP4, Matroska, WebM) lists the keyframes on both sides of the
+    /// time, the two keyframes' packets decide and only the nearer one is decoded
+    /// (`nearestListedKeyframe(to:)`). Otherwise: seeks to the keyframe at or before the time
+    /// (further back if the demuxer lands after it, or after the last keyframe), decodes it, and
+    /// decodes keyframes forward until the first after the time; the nearer of the two wins.
+    /// The index is trusted to list the keyframes next to the time (MP4's sync samples, and the
+    /// cues of Matroska muxers, list every keyframe); a stream it does not cover is searched.
     /// - Throws: `MediaError.noFrame` when no keyframe can be decoded there, `.damaged`, `.timedOut`.
     func nearestKeyframe(to seconds: Double) throws -> Frame {
         let target = pts(forSeconds: seconds)
@@ -106,6 +107,11 @@ extension DecodeSession {
         defer {
             decoder.keyframesOnly = false
             needsSeek = true
+        }
+        if let listed = try nearestListedKeyframe(to: target) {
+            shown = listed
+            next = nil
+            return listed
         }
         var before: Frame?
         var after: Frame?

@@ -297,28 +297,27 @@ final class DecodeSession: @unchecked Sendable {
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
     }
 
+    /// Decodes `packet`, a keyframe's read since the last seek, and nothing after it: the packet
+    /// and then the end of the input go to the decoder, which gives the frame out at once rather
+    /// than hold it back for the frames it would reorder after it. Nil when it gives no keyframe.
+    /// The session needs a seek afterwards. The corresponding C function is `avcodec_send_packet`.
+    func decodeAlone(_ packet: Packet) throws -> Frame? {
+        needsSeek = true
+        decoder.flush()
+        let sent = avcodec_send_packet(decoder.context, packet.pointer)
+        guard sent >= 0 else { return nil }
+        _ = avcodec_send_packet(decoder.context, nil)
+        inputEnded = true
+        drained = false
+        awaitingKeyframe = true
+        return try decodeNextShowable()
+    }
+
     private func countFailure(_ code: Int32) throws {
         failuresInARow += 1
         if failuresInARow > limits.maxFailuresInARow {
             throw MediaError.damaged(reason: "\(failuresInARow) packets in a row failed to decode (\(averrorText(code)))")
         }
-    }
-
-    // MARK: The index
-
-    /// The index entries of keyframes nearest `target`: the last at or before it and the first
-    /// after it, as index timestamps. Nil where the stream has no index (MPEG program streams).
-    /// The corresponding C functions are `av_index_search_timestamp` and `avformat_index_get_entry`.
-    func indexKeyframes(around target: Int64) -> (before: Int64?, after: Int64?)? {
-        guard avformat_index_get_entries_count(stream) > 0 else { return nil }
-        func keyframe(_ timestamp: Int64, _ flags: Int32) -> Int64? {
-            let i = av_index_search_timestamp(stream, timestamp, flags)
-            guard i >= 0, let e = avformat_index_get_entry(stream, i), cav_index_entry_is_keyframe(e) != 0 else { return nil }
-            return e.pointee.timestamp
-        }
-        let before = keyframe(target, AVSEEK_FLAG_BACKWARD)
-        let after = target == .max ? nil : keyframe(target + 1, 0)
-        return (before, after)
     }
 }
 

@@ -272,4 +272,7 @@ final class DecodeSessionPool: Sendable {
     var busy: (now: Int, peak: Int, bytes: Int, peakBytes: Int) {
         state.withLock { ($0.busy, $0.peakBusy, $0.busyBytes, $0.peakBusyBytes) }
     }
+
+    /// The requests waiting for the busy budget now.
+    var waiting: Int { state.withLock { $0.waiting.count } }
 }

@@ -86,6 +86,21 @@ public final class ProbeDatabase: Sendable {
         }
     }
 
+    /// Keeps each value for its file under `kind`, in one transaction.
+    public func store<T: Encodable>(_ values: [(FileIdentity, T)], kind: String) {
+        let encoder = JSONEncoder()
+        let now = Int64(Date().timeIntervalSince1970)
+        try? database.pool.write { db in
+            for (identity, value) in values {
+                guard let data = try? encoder.encode(value) else { continue }
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
+                    VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
+                    """, arguments: Self.arguments(identity, fingerprint: kind) + [data, now])
+            }
+        }
+    }
+
     /// Whether a failure is worth keeping: true where probing the same bytes again would fail again.
     public static func isLasting(_ error: MediaError) -> Bool {
         switch error {

@@ -16,6 +16,12 @@ extension MediaTree {
     /// source entry of that name in a source folder; the media file itself in a media folder and
     /// all below it.
     public static func sourcePath(of name: Name, listedIn folder: NodeKey) -> SourcePath {
-        folder.kind == SourceFolder.kind ? folder.path.appending(name) : folder.path
+        isSourceFolder(folder) ? folder.path.appending(name) : folder.path
+    }
+
+    /// Whether `folder` is a folder of the source (its entries are made from the source entries of
+    /// their names), not a media folder or one in it (all made from the media file).
+    public static func isSourceFolder(_ folder: NodeKey) -> Bool {
+        folder.kind == SourceFolder.kind
     }
 }

@@ -28,19 +28,31 @@ final class ChapterDocumentFile: RenderedFile {
     var documentName: Name { document.name }
     var holdsOriginalName: Bool { document == .json }
 
+    var nameAsHeld: String? { document == .json ? version.fileName.escaped : nil }
+
+    func lengthWithoutName(in tree: MediaTree) throws -> Int? {
+        document == .json ? try nameless(in: tree)?.lengthWithoutName : nil
+    }
+
     /// The JSON document is the same for every name of a version but for `file`: a version's
     /// other names fill in its `NamelessDocument`.
     func render(in tree: MediaTree) throws -> [UInt8] {
         guard document == .json else { return ChapterDocuments.ogm(listing) }
-        let json = { (fileName: String) -> [UInt8] in
-            let images = self.listing.entries.map { entry in
-                tree.listedFormat(of: entry, in: self.version).map { entry.name($0).escaped }
-            }
-            return ChapterDocuments.json(self.listing, fileName: fileName, preferred: tree.settings.preferredLanguages,
-                                         imageNames: images)
-        }
         let fileName = version.fileName.escaped
-        let gap = try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument(json) }
-        return gap?.filled(with: fileName) ?? json(fileName)
+        return try nameless(in: tree)?.filled(with: fileName) ?? json(fileName, in: tree)
+    }
+
+    /// The JSON document of the original's name `fileName`.
+    private func json(_ fileName: String, in tree: MediaTree) -> [UInt8] {
+        let images = listing.entries.map { entry in
+            tree.listedFormat(of: entry, in: version).map { entry.name($0).escaped }
+        }
+        return ChapterDocuments.json(listing, fileName: fileName, preferred: tree.settings.preferredLanguages,
+                                     imageNames: images)
+    }
+
+    /// The JSON document without its name, once per version; nil where it cannot be split.
+    private func nameless(in tree: MediaTree) throws -> NamelessDocument? {
+        try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument { json($0, in: tree) } }
     }
 }

@@ -17,6 +17,8 @@ protocol MadeShelf<Key, Value>: Sendable {
 /// pool's thread that made the value.
 ///
 /// Failures are handed to everyone who asked meanwhile but not kept: the next request tries again.
+/// Memory may keep a value in another form than it is served in (`pack`, `unpack`: pictures
+/// deflated), made on the pool's thread or the asker's that found it.
 final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Completion = @Sendable (Result<Value, Error>) -> Void
 
@@ -26,6 +28,8 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let cost: @Sendable (Value) -> Int
     private let isCurrent: @Sendable (Value) -> Bool
     private let counters: @Sendable (Key) -> MadeCounters?
+    private let pack: @Sendable (Value) -> Value
+    private let unpack: @Sendable (Value) throws -> Value
     private let pending = Mutex<[Key: [Completion]]>([:])
 
     /// - Parameters:
@@ -33,15 +37,19 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - isCurrent: whether a value kept in memory may still be served (false: it is looked for
     ///     again).
     ///   - counters: where a key's kind is counted; nil counts nothing.
+    ///   - pack: the form memory keeps a value in (`cost` is of that form); `unpack` gives it back.
     init(pool: WorkerPool, memory: MemoryCache<Key, Value>, shelf: (any MadeShelf<Key, Value>)? = nil,
          cost: @escaping @Sendable (Value) -> Int, isCurrent: @escaping @Sendable (Value) -> Bool = { _ in true },
-         counters: @escaping @Sendable (Key) -> MadeCounters? = { _ in nil }) {
+         counters: @escaping @Sendable (Key) -> MadeCounters? = { _ in nil },
+         pack: @escaping @Sendable (Value) -> Value = { $0 }, unpack: @escaping @Sendable (Value) throws -> Value = { $0 }) {
         self.pool = pool
         self.memory = memory
         self.shelf = shelf
         self.cost = cost
         self.isCurrent = isCurrent
         self.counters = counters
+        self.pack = pack
+        self.unpack = unpack
     }
 
     /// Calls `completion` with the value for `key`: kept in memory, kept on the shelf, under way,
@@ -72,23 +80,39 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 case .failure: counters(key)?.failures.add(1, ordering: .relaxed)
                 }
             }
-            if case .success(let value) = result { memory.insert(value, cost: cost(value), for: key) }
+            // In memory before the answers, so that nobody asking now makes it again; packed after
+            // them, so that packing a picture does not delay them.
+            if kept == nil, case .success(let value) = result { memory.insert(value, cost: cost(value), for: key) }
             let waiters = pending.withLock { $0.removeValue(forKey: key) ?? [] }
             for waiter in waiters { waiter(result) }
-            if kept == nil, let shelf, case .success(let value) = result { shelf.keep(value, for: key) }
+            if kept == nil, case .success(let value) = result {
+                keep(value, for: key)
+                shelf?.keep(value, for: key)
+            }
         }
     }
 
     /// The value kept in memory for `key`, if it may still be served; makes nothing.
     func fromMemory(_ key: Key) -> Value? {
-        memory.value(for: key).flatMap { isCurrent($0) ? $0 : nil }
+        guard let kept = memory.value(for: key), isCurrent(kept) else { return nil }
+        guard let value = try? unpack(kept) else {
+            memory.remove(key)
+            return nil
+        }
+        return value
+    }
+
+    /// Keeps `value` in memory for `key`, in its packed form.
+    func keep(_ value: Value, for key: Key) {
+        let packed = pack(value)
+        memory.insert(packed, cost: cost(packed), for: key)
     }
 
     /// The value kept on the shelf for `key`, then kept in memory too.
     private func fromShelf(_ key: Key) -> Value? {
         guard let shelf, let kept = shelf.load(key) else { return nil }
         counters(key)?.fromDisk.add(1, ordering: .relaxed)
-        memory.insert(kept, cost: cost(kept), for: key)
+        keep(kept, for: key)
         return kept
     }
 

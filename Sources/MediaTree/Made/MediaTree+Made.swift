@@ -32,25 +32,35 @@ extension MediaTree {
     func rendered(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> [UInt8] {
         let key = MadeKey(recipe, of: version.identity)
         if let kept = pictures.fromMemory(key) { return kept.bytes }
+        let bytes = try counted(recipe, render)
+        pictures.keep(MadeBytes(bytes: bytes), for: key)
+        documentSizes.insert(bytes.count, cost: 1, for: key.stableHash)
+        return bytes
+    }
+
+    /// The length of a document of `version`: kept for many more documents than their bytes (a
+    /// library of 10,000 films lists 50,000), and a document is rendered for its size only the
+    /// first time it is listed; its bytes are kept only once it is read.
+    func renderedSize(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> Int {
+        let key = MadeKey(recipe, of: version.identity)
+        if let size = documentSizes.value(for: key.stableHash) { return size }
+        if let kept = pictures.fromMemory(key) { return kept.bytes.count }
+        let size = try counted(recipe, render).count
+        documentSizes.insert(size, cost: 1, for: key.stableHash)
+        return size
+    }
+
+    /// `render`'s bytes, counted as made (or failed) for the recipe's kind.
+    private func counted(_ recipe: DocumentRecipe, _ render: () throws -> [UInt8]) throws -> [UInt8] {
         let counters = statistics.counters(of: recipe.kind)
         do {
             let bytes = try render()
             counters?.made.add(1, ordering: .relaxed)
-            pictures.memory.insert(MadeBytes(bytes: bytes), cost: bytes.count, for: key)
-            documentSizes.insert(bytes.count, cost: 1, for: key)
             return bytes
         } catch {
             counters?.failures.add(1, ordering: .relaxed)
             throw error
         }
-    }
-
-    /// The length of a document of `version`: kept for many more documents than their bytes (a
-    /// library of 10,000 films lists 50,000), so a document is rendered for its size only the
-    /// first time it is listed.
-    func renderedSize(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> Int {
-        if let size = documentSizes.value(for: MadeKey(recipe, of: version.identity)) { return size }
-        return try rendered(recipe, of: version, render: render).count
     }
 }
 

@@ -28,7 +28,17 @@ final class InfoFile: RenderedFile, MediaFolderEntry {
 
     /// A version's other names reuse its template.
     func render(in tree: MediaTree) throws -> [UInt8] {
+        try template(in: tree).document(fileName: version.fileName)
+    }
+
+    /// A name that is not UTF-8 goes in twice (escaped, and as `file_bytes`).
+    var nameAsHeld: String? { version.fileName.string }
+
+    func lengthWithoutName(in tree: MediaTree) throws -> Int? {
+        try template(in: tree).gap?.lengthWithoutName
+    }
+
+    private func template(in tree: MediaTree) throws -> InfoDocument.Template {
         try tree.infoTemplates.value(for: version.identity) { InfoDocument.template(version.info) }
-            .document(fileName: version.fileName)
     }
 }

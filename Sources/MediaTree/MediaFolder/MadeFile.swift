@@ -67,35 +67,3 @@ extension PictureFile {
     /// For a file directly in the media folder.
     var shownAs: String { "\(version.shownAs)/\(placement!.name)" }
 }
-
-/// A made file that is text rendered from its version (`info.json`, `chapters.json`,
-/// `chapters.txt`, `storyboard.vtt`, `storyboard.m3u8`): rendered once per version and name, and
-/// per original's name where the text holds it (`MediaTree.rendered`), its size the rendering's
-/// length.
-protocol RenderedFile: MadeFile {
-    /// The file's name in its folder, which keys its rendering.
-    var documentName: Name { get }
-    /// Whether the text holds the original's name (`info.json`, `chapters.json`): then each name of
-    /// a version (hard links) has its own; otherwise one rendering serves them all.
-    var holdsOriginalName: Bool { get }
-    /// The bytes, from the version alone.
-    func render(in tree: MediaTree) throws -> [UInt8]
-}
-
-extension RenderedFile {
-    func size(in tree: MediaTree) throws -> Int {
-        try tree.renderedSize(recipe, of: version) { try render(in: tree) }
-    }
-
-    func bytes(in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
-        reply(Result { try rendered(in: tree) })
-    }
-
-    func rendered(in tree: MediaTree) throws -> [UInt8] {
-        try tree.rendered(recipe, of: version) { try render(in: tree) }
-    }
-
-    var recipe: DocumentRecipe {
-        DocumentRecipe(document: documentName, fileName: holdsOriginalName ? version.fileName : Name(bytes: []))
-    }
-}

@@ -25,6 +25,9 @@ struct NamelessDocument: Sendable {
     /// The document with `name` in the gap.
     func filled(with name: String) -> [UInt8] { head + Self.jsonString(name) + tail }
 
+    /// The length of every filled document less its name's JSON string.
+    var lengthWithoutName: Int { head.count + tail.count }
+
     /// A name no file has: control characters, a fixed random tag.
     private static let placeholder = "\u{1}mediafs-file-name-5b3d4c8e-a6f0-2d4b\u{1}"
 

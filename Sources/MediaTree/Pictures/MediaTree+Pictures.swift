@@ -25,37 +25,57 @@ extension MediaTree {
     /// mount's default thumbnail size. Artwork that cannot be read is replaced by the cover or a
     /// frame (logged).
     func chapterImagePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
-        let shownAs = version.shownAs
         let key = PlanKey(identity: version.identity, chapter: entry.index, format: format)
-        return (try? imagePlans.value(for: key) { [media, logger] in
+        return (try? imagePlans.value(for: key) {
+            let fact = "\(entry.index) \(format.rawValue)"
+            if entry.chapter.artwork != nil, let known = listingFacts(of: version).snapshot.chapterArtwork[fact] {
+                return known ?? framePlan(of: version, entry: entry, format: format)
+            }
             if entry.chapter.artwork != nil {
-                do {
-                    if let image = try media.chapterImage(path: shownAs.filePath, size: version.identity.size, index: entry.index) {
-                        if image.format == format && !image.bytes.isEmpty {
-                            return .stored(.chapterArtwork(index: entry.index), byteCount: image.bytes.count, format: format)
-                        }
-                        if let (width, height) = image.format?.dimensions(of: image.bytes),
-                           Self.isConvertible(width: width, height: height) {
-                            return .converted(.chapterArtwork(index: entry.index), codec: image.codec,
-                                              width: width, height: height, format: format)
-                        }
-                        logger.notice("\(shownAs): the image of chapter \(entry.number) is not a usable \(image.codec) picture")
-                    }
-                } catch {
-                    logger.notice("\(shownAs): cannot read the image of chapter \(entry.number): \(error)")
-                }
+                let artwork = artworkPlan(of: version, entry: entry, format: format)
+                learn(of: version) { $0.chapterArtwork[fact] = .some(artwork) }
+                if let artwork { return artwork }
             }
-            if let stream = Thumbnails.stream(of: version.info) {
-                let duration = Thumbnails.duration(of: stream, info: version.info)
-                guard duration > 0, let size = ThumbnailGeometry.outputSize(of: stream, box: settings.thumbs.box) else {
-                    return nil
-                }
-                let times = ChapterFrameTimes.times(start: entry.chapter.start, end: entry.chapter.end, duration: duration)
-                return .frame(FramePlan(streamIndex: stream.index, times: times, width: size.width, height: size.height,
-                                        format: format, source: version.info.pictureSource(of: stream)))
-            }
-            return coverPlan(of: version, format: format)
+            return framePlan(of: version, entry: entry, format: format)
         }) ?? nil
+    }
+
+    /// How the chapter's own artwork is made in `format`: as stored when in `format`, else
+    /// converted at the size its header gives; nil where it cannot be read (logged). Reads the
+    /// artwork from the media file.
+    private func artworkPlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
+        let shownAs = version.shownAs
+        do {
+            guard let image = try media.chapterImage(path: shownAs.filePath, size: version.identity.size,
+                                                     index: entry.index) else { return nil }
+            if image.format == format && !image.bytes.isEmpty {
+                return .stored(.chapterArtwork(index: entry.index), byteCount: image.bytes.count, format: format)
+            }
+            if let (width, height) = image.format?.dimensions(of: image.bytes),
+               Self.isConvertible(width: width, height: height) {
+                return .converted(.chapterArtwork(index: entry.index), codec: image.codec,
+                                  width: width, height: height, format: format)
+            }
+            logger.notice("\(shownAs): the image of chapter \(entry.number) is not a usable \(image.codec) picture")
+        } catch {
+            logger.notice("\(shownAs): cannot read the image of chapter \(entry.number): \(error)")
+        }
+        return nil
+    }
+
+    /// A frame near the chapter's start at the mount's default thumbnail size, or for a file
+    /// without video the cover. Nothing is read.
+    private func framePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
+        guard let stream = Thumbnails.stream(of: version.info) else {
+            return coverPlan(of: version, format: format)
+        }
+        let duration = Thumbnails.duration(of: stream, info: version.info)
+        guard duration > 0, let size = ThumbnailGeometry.outputSize(of: stream, box: settings.thumbs.box) else {
+            return nil
+        }
+        let times = ChapterFrameTimes.times(start: entry.chapter.start, end: entry.chapter.end, duration: duration)
+        return .frame(FramePlan(streamIndex: stream.index, times: times, width: size.width, height: size.height,
+                                format: format, source: version.info.pictureSource(of: stream)))
     }
 
     /// Whether a stored picture of this size can be decoded and written again.

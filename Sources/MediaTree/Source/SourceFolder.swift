@@ -1,4 +1,3 @@
-import Dispatch
 import MediaKit
 
 /// A folder of the source, mirrored: its entries are the source's, each a folder, a media folder
@@ -33,8 +32,9 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
     }
 
     /// The entries sorted by name (bytes). Entries are stat'ed and classified in parallel, so
-    /// media-named files not probed yet are probed several at a time. In the server layout, with
-    /// the entries beside its films (`serverEntries`).
+    /// media-named files not probed yet are probed several at a time (`EntryFanOut`: one slow
+    /// file does not hold the others back). In the server layout, with the entries beside its
+    /// films (`serverEntries`).
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let shownAs = tree.absolute(path)
         let names: [Name]
@@ -57,7 +57,7 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
         listed.initialize(repeating: nil)
         defer { listed.deallocate() }
         let box = UncheckedBox(listed)
-        DispatchQueue.concurrentPerform(iterations: names.count) { i in
+        EntryFanOut.forEach(names.count) { [names, path, key] i in
             // Folders, plain files and media folders: their attributes need no work but the probe.
             guard let node = tree.sourceNode(at: path.appending(names[i]), parent: key) as? any ImmediateAttributes,
                   let attributes = try? node.attributes(in: tree) else { return }
@@ -67,7 +67,7 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
     }
 }
 
-/// Lets `concurrentPerform` write disjoint slots of one buffer.
+/// Lets the calls of a fan-out write disjoint slots of one buffer.
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -26,9 +26,10 @@ final class StoryboardTextFile: RenderedFile {
         key = NodeKey(madeFile: Self.kind, version: version, names: [text.name])
     }
 
-    /// The WebVTT's length by arithmetic (`webVTTSize`), so `ls -lR` of a library writes no VTT.
+    /// The WebVTT's length by arithmetic (`webVTTSize`), so `ls -lR` of a library writes no VTT;
+    /// the playlist's learnt once per version.
     func size(in tree: MediaTree) throws -> Int {
-        text == .webVTT ? layout.webVTTSize() : try rendered(in: tree).count
+        text == .webVTT ? layout.webVTTSize() : try learntSize(in: tree)
     }
 
     var documentName: Name { text.name }

@@ -17,11 +17,17 @@ extension MediaTree {
         (try? trackPlans.value(for: version.identity) { TrackPlan(info: version.info) }) ?? TrackPlan(info: version.info)
     }
 
-    /// The set of the pass that makes `group`'s files of `version`, where it is remembered
-    /// (`TrackStore.remembered`): a listing then carries the files' sizes, and `ls -l` needs no
-    /// lookup per track file. Nil otherwise.
-    func rememberedTracks(_ group: TrackPlan.Group, of version: MediaVersion) -> TrackSet? {
-        tracks.remembered(TrackSetKey(identity: version.identity, group: group))
+    /// The sizes of `group`'s files of `version`, by `TrackSet.id`, where its pass is remembered
+    /// (`TrackStore.remembered`) or was made in an earlier mount (the listing facts): a listing
+    /// then carries them, and `ls -l` needs no lookup per track file. Nil otherwise.
+    func rememberedTrackSizes(_ group: TrackPlan.Group, of version: MediaVersion) -> [String: Int64]? {
+        let key = TrackSetKey(identity: version.identity, group: group)
+        if let set = tracks.remembered(key) {
+            let sizes = set.madeSizes
+            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = sizes } }
+            return sizes
+        }
+        return listingFacts(of: version).snapshot.tracks[key.part.rawValue]
     }
 
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
@@ -42,7 +48,8 @@ extension MediaTree {
         let shownAs = shownAs ?? "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
         tracks.request(key, plan: part, sourcePath: path.description, skipMemory: skipMemory, pass: { [self] folder in
             runPass(path: path, size: size, plan: part, folder: folder)
-        }, completion: { set in
+        }, completion: { [self] set in
+            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = set.madeSizes } }
             switch set.outcome(group: entry.group, name: entry.name) {
             case .made(let file)?: reply(.success(file))
             case .failed(let reason)?: reply(.failure(TreeError.io(path: shownAs, reason: reason)))

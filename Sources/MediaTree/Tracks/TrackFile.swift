@@ -2,8 +2,8 @@ import Glibc
 import MediaKit
 
 /// One track as a file of its own (an audio track remuxed, a subtitle as SRT or WebVTT, an
-/// alternative video). Its size is known only once its pass has run: `stat` and lookup answer
-/// from the tracks pool then; the file is kept in the cache folder and read straight from there.
+/// alternative video). Its size is known only once its pass has run (in this mount or an earlier
+/// one): `stat` and lookup answer from the tracks pool until then; the file is kept in the cache folder and read straight from there.
 final class TrackFile: FileNode {
     let version: MediaVersion
     let placement: Placement?
@@ -26,7 +26,14 @@ final class TrackFile: FileNode {
         return self
     }
 
+    /// From the sizes a listing knows where its pass is remembered or was made in an earlier mount
+    /// (its output is bit-exact, so a pass made again gives the same size), else from the pass.
     func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
+        if let size = tree.rememberedTrackSizes(entry.group, of: version)?[TrackSet.id(group: entry.group, name: entry.name)] {
+            var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
+            attributes.size = size
+            return reply(.success(attributes))
+        }
         tree.trackFile(entry, of: version) { [self] result in
             reply(result.map { cached in
                 var attributes = tree.madeFileAttributes(of: self, stat: version.stat)

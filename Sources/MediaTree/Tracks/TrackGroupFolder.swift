@@ -2,7 +2,7 @@ import MediaKit
 
 /// `tracks/audible/`, `legible/` or `visual/`: the group's track files, by stream, those in the
 /// reader's best matching language first (`TrackOrder`). Listing runs no pass: its entries carry
-/// their name and type only, or their attributes where the pass is remembered (its sizes known).
+/// their name and type only, or their attributes where the pass is remembered or was made in an earlier mount (its sizes known).
 final class TrackGroupFolder: ImmediateListing {
     let version: MediaVersion
     let placement: Placement?
@@ -32,14 +32,13 @@ final class TrackGroupFolder: ImmediateListing {
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        let remembered = tree.rememberedTracks(group, of: version)
+        let sizes = tree.rememberedTrackSizes(group, of: version)
         let family = NodeKey.Family(kind: TrackFile.kind, path: version.path)
         let groupName = Name(group.rawValue)
         return TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
             let name = Name(entry.name)
             let hash = family.hash(names: [groupName, name], stamp: version.stamp)
-            var size: Int64?
-            if case .made(let made)? = remembered?.outcome(group: entry.group, name: entry.name) { size = made.size }
+            let size = sizes?[TrackSet.id(group: entry.group, name: entry.name)]
             var attributes = tree.madeFileAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
             attributes.size = size ?? 0
             return DirectoryEntry(name: name, attributes: attributes, keyHash: hash, nameAndTypeOnly: size == nil)

@@ -98,6 +98,14 @@ struct TrackSet: Sendable {
         }
     }
 
+    /// The size of each file made, by id.
+    var madeSizes: [String: Int64] {
+        outcomes.compactMapValues { outcome in
+            if case .made(let file) = outcome { return file.size }
+            return nil
+        }
+    }
+
     /// Whether it may still be served from memory.
     var isFresh: Bool { !isTransient || ContinuousClock.now - made < Self.transientLifetime }
 

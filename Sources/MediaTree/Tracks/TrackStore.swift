@@ -47,6 +47,7 @@ final class TrackStore: Sendable {
     func request(_ key: TrackSetKey, plan: TrackPlan, sourcePath: String, skipMemory: Bool = false,
                  pass: @escaping @Sendable (_ folder: String) -> TrackSet, completion: @escaping Completion) {
         sets.request(TrackPass(key: key, plan: plan, sourcePath: sourcePath), skipMemory: skipMemory, make: { [self] in
+            ChurningThreads.prepareThisThread()
             let set = make(key, plan: plan, pass: pass)
             // Counted from before the answer, so an unmount right after it still waits for the set to
             // be kept (`TrackSetShelf.keep`); not during the pass, which an unmount does not wait for.

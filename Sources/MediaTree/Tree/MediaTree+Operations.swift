@@ -73,7 +73,7 @@ extension MediaTree {
     /// Whether the source a lasting listing was made from is as it was (every field of its stat: a
     /// `chmod` shows), so that the listing may be given again.
     public func isUnchanged(_ source: ListingSource) -> Bool {
-        SourceStat.read(source.path, root: resolvedRoot) == source.stat
+        SourceStat.read(source.path, root: resolvedRoot).map(ListingSource.stamp) == source.stamp
     }
 
     /// Opens the file `node` for reading: at once for the source's files and documents, from the
@@ -136,13 +136,29 @@ public struct Listing: Sendable {
     public var isWhole: Bool { !entries.contains(where: \.nameAndTypeOnly) }
 }
 
-/// The media file a lasting listing was made from, and its stat then.
+/// The media file a lasting listing was made from, and a hash of its stat then (every field
+/// `SourceStat ==` compares): kept with every listing a library's `ls -lR` keeps, so small.
 public struct ListingSource: Sendable, Equatable {
     let path: AbsolutePath
-    let stat: SourceStat
+    let stamp: UInt64
 
     init(_ folder: any LastingListing) {
         path = folder.version.shownAs
-        stat = folder.version.stat
+        stamp = Self.stamp(folder.version.stat)
+    }
+
+    static func stamp(_ stat: SourceStat) -> UInt64 {
+        StableHasher.hash { hasher in
+            hasher.add(stat.identity.device)
+            hasher.add(stat.identity.inode)
+            hasher.add(stat.identity.size)
+            hasher.add(stat.identity.modificationNanoseconds)
+            hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
+            hasher.add(UInt64(stat.gid) | (stat.isDirectory ? 1 << 32 : 0) | (stat.isRegular ? 1 << 33 : 0))
+            hasher.add(Int64(stat.modificationTime.tv_sec))
+            hasher.add(Int64(stat.modificationTime.tv_nsec))
+            hasher.add(Int64(stat.changeTime.tv_sec))
+            hasher.add(Int64(stat.changeTime.tv_nsec))
+        }
     }
 }

@@ -29,9 +29,16 @@ public final class MediaTree: Sendable {
     let probes = ComputedOnce<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure)
     /// The tracks of each source version, planned from its probe.
     let trackPlans = ComputedOnce<FileIdentity, TrackPlan>(capacity: 100_000)
-    /// The sizes of rendered documents, for listings (`renderedSize`): a number each, so kept for
+    /// The sizes of rendered documents, for listings (`renderedSize`): a number each by the
+    /// document's `MadeKey.stableHash` (two documents' 64-bit hashes do not meet), so kept for
     /// many more documents than their bytes.
-    let documentSizes = MemoryCache<MadeKey, Int>(capacity: 65_536)
+    let documentSizes = MemoryCache<UInt64, Int>(capacity: 65_536)
+    /// What each version's listings need beyond its probe (`ListingFacts`), and those learnt since
+    /// they were last written.
+    let listingFactsByVersion = ComputedOnce<FileIdentity, ListingFacts>(capacity: 100_000)
+    let factsToWrite = Mutex<[FileIdentity: ListingFacts]>([:])
+    /// The probe database's kind for this mount's settings (`ListingFacts.kind(for:)`).
+    let listingFactsKind: String
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NamelessDocument`; nil where it cannot be split).
@@ -78,12 +85,14 @@ public final class MediaTree: Sendable {
         self.logger = logger
         self.settings = settings
         statistics = TreeStatistics(kinds: settings.layout.madeKinds)
+        listingFactsKind = ListingFacts.kind(for: settings)
         root = SourceFolder(path: .root, placement: nil)
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)
         (probeDatabase, diskCache) = Self.openCaches(settings: settings, logger: logger)
         pictures = MadeOnPool(pool: generation, memory: MemoryCache(capacity: settings.memoryCacheBytes),
-                              shelf: diskCache.map(ImageShelf.init), cost: { $0.bytes.count },
-                              counters: { [statistics] in statistics.counters(of: $0.kind) })
+                              shelf: diskCache.map(ImageShelf.init), cost: { $0.cost },
+                              counters: { [statistics] in statistics.counters(of: $0.kind) },
+                              pack: { $0.packed() }, unpack: { try $0.unpacked() })
         tracks = TrackStore(settings: settings, diskCache: diskCache, logger: logger, statistics: statistics)
     }
 

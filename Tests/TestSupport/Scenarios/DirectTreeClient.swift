@@ -44,7 +44,9 @@ public struct DirectTreeClient: TreeClient {
 
     public func extendedAttribute(_ name: String, of path: String) throws(CallError) -> [UInt8] {
         try call("getxattr \(name)", path) {
-            try tree.extendedAttribute(name, of: try attributes(path).inode)
+            // What the bridge answers for any node before it looks at this one (Operations.swift).
+            if let error = MediaTree.attributeErrorForAnyNode(named: name) { throw error }
+            return try tree.extendedAttribute(name, of: try attributes(path).inode)
         }
     }
 

@@ -2,7 +2,7 @@ import Glibc
 
 /// A `TreeClient` through a real mount, with the calls any program makes: `opendir`/`readdir`
 /// (and `fstatat` of each entry, as `ls -l`), `lstat`, `open`/`read`, `lgetxattr`.
-public struct MountedTreeClient: TreeClient {
+public struct MountedTreeClient: TreeClient, Sendable {
     /// The mount point.
     public let point: String
     public var kind: String { "mount" }
@@ -88,7 +88,7 @@ public struct MountedTreeClient: TreeClient {
     }()
 
     /// The error of the call that just failed (`errno`).
-    private func failed(_ call: String, _ relative: String) -> CallError {
+    func failed(_ call: String, _ relative: String) -> CallError {
         CallError(code: errno, call: "\(call) \(relative)")
     }
 }

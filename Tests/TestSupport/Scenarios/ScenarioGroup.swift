@@ -95,11 +95,18 @@ public enum ScenarioSource {
     /// Files of the chapter media, copied into `chapters/`.
     public static let chapterFiles = ["multilingual.mkv", "two-languages.mp4"]
 
+    /// The files that are media folders in the tree, by relative path, and what each has.
+    public static let media: [String: MediaFacts] = Dictionary(uniqueKeysWithValues:
+        libraryFiles.compactMap { relative in Library.media[relative].map { (relative, $0) } }
+            + chapterFiles.map { ("chapters/" + $0, ChapterMedia.media[$0]!) })
+
     /// The files that are media folders in the tree, by relative path.
-    public static let mediaFiles: Set<String> = [
-        "feature-1080p.mp4", "movie-1080p.mkv", "clips/clip-vp9.webm", "audio/audiobook.m4a",
-        "chapters/multilingual.mkv", "chapters/two-languages.mp4",
-    ]
+    public static var mediaFiles: Set<String> { Set(media.keys) }
+
+    /// The names the media folder of `relative` lists, in the tree's order.
+    public static func folderNames(_ relative: String) -> [String] {
+        MediaFolderLayout.names(Library.fileName(relative), media[relative]!)
+    }
 
     /// Copies the files into a new folder `path`.
     /// - Throws: `TestMediaError` when the media cannot be made, or a copying error.

@@ -30,13 +30,13 @@ extension ScenarioGroup {
                 let folder = try c.client.stat(chapters)
                 #expect(folder.type == .directory && folder.permissions == 0o555, c.at(chapters))
                 let listing = try c.listAndStat(chapters)
-                #expect(listing.map(\.0.name) == MadeFolderNames.markers + names, c.at(chapters))
-                for (entry, status) in listing where !MadeFolderNames.isMarker(entry.name) {
+                #expect(listing.map(\.0.name) == MediaFolderLayout.markers + names, c.at(chapters))
+                for (entry, status) in listing where !MediaFolderLayout.isMarker(entry.name) {
                     #expect(status.type == .regular && status.permissions == 0o444 && status.size > 0, c.at(entry.name))
                 }
             }
-            // Names outside the listing do not resolve.
-            for name in ["01 00h00m00s.png", "04 00h00m12s Extra.png", "thumbs", "cover.png"] {
+            // Names outside the listing do not resolve, a title in a language not chosen among them.
+            for name in ["01 00h00m00s.png", "04 00h00m12s Extra.png", "01 00h00m00s Arrival.png", "thumbs", "cover.png"] {
                 #expect(c.statFailure("chapters/two-languages.mp4/chapters/" + name) == ENOENT, c.at(name))
             }
         },
@@ -102,7 +102,7 @@ extension ScenarioGroup {
 
         Scenario("chapter images are as long as stat says: frames made, artwork as stored") { c throws in
             // Frames of 160×90 (the default 320-wide box never enlarges).
-            let multilingual = try c.client.list("chapters/multilingual.mkv/chapters").filter { !MadeFolderNames.isMarker($0.name) }
+            let multilingual = try c.client.list("chapters/multilingual.mkv/chapters").filter { !MediaFolderLayout.isMarker($0.name) }
             #expect(multilingual.first?.size == Int64(PNGEncoder.encodedSize(width: 160, height: 90)), c.at("multilingual.mkv"))
             for relative in ["chapters/multilingual.mkv", "feature-1080p.mp4"] {
                 for name in try c.client.list(relative + "/chapters").map(\.name) where name.hasSuffix(".png") {
@@ -111,7 +111,7 @@ extension ScenarioGroup {
                 }
             }
             // Stored chapter artwork, byte for byte.
-            let names = try c.client.list("chapters/two-languages.mp4/chapters").map(\.name).filter { !MadeFolderNames.isMarker($0) }
+            let names = try c.client.list("chapters/two-languages.mp4/chapters").map(\.name).filter { !MediaFolderLayout.isMarker($0) }
             for (i, name) in names.prefix(3).enumerated() {
                 let expected = [UInt8](try Data(contentsOf: try ChapterMedia.file("image-\(i + 1).png")))
                 #expect(try c.readWhole("chapters/two-languages.mp4/chapters/" + name) == expected, c.at(name))

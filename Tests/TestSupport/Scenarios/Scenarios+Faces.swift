@@ -9,7 +9,7 @@ extension ScenarioGroup {
         Scenario("the folders mediafs makes hold the markers that keep scanners out") { c throws in
             for folder in ["thumbs", "storyboard", "tracks", "chapters"].map({ "feature-1080p.mp4/" + $0 }) {
                 let listed = try c.client.list(folder)
-                #expect(listed.prefix(3).map(\.name) == MadeFolderNames.markers, c.at(folder))
+                #expect(listed.prefix(3).map(\.name) == MediaFolderLayout.markers, c.at(folder))
                 #expect(try c.readWhole(folder + "/.ignore").isEmpty, c.at(folder + "/.ignore"))
                 #expect(try c.readWhole(folder + "/.plexignore") == Array("*\n".utf8), c.at(folder + "/.plexignore"))
                 #expect(try c.readWhole(folder + "/.nomedia").isEmpty, c.at(folder + "/.nomedia"))

@@ -12,7 +12,7 @@ extension ScenarioGroup {
             #expect(folder.type == .directory && folder.permissions == 0o555, c.at(thumbs))
             let all = try c.listAndStat(thumbs)
             // The markers that keep scanners out come first.
-            #expect(all.prefix(3).map(\.0.name) == MadeFolderNames.markers, c.at(thumbs))
+            #expect(all.prefix(3).map(\.0.name) == MediaFolderLayout.markers, c.at(thumbs))
             let listing = Array(all.dropFirst(3))
             #expect(listing.count == 33, c.at(thumbs))
             #expect(listing.first?.0.name == "at-00m00s.png" && listing.last?.0.name == "at-75%.png", c.at(thumbs))
@@ -29,7 +29,7 @@ extension ScenarioGroup {
                          "at-100%@full.png", "at-1s@640x100.png"] {
                 #expect(c.statFailure(thumbs + "/" + name) == nil, c.at(name))
             }
-            for name in ["at-12.5s", "at-12.5.png", "cover.png", "at-x.png", "middle.png", "at-1s@0w.png"] {
+            for name in ["at-12.5s", "at-12.5.png", "at-12.5s.gif", "cover.png", "at-x.png", "middle.png", "at-1s@0w.png"] {
                 #expect(c.statFailure(thumbs + "/" + name) == ENOENT, c.at(name))
             }
             // Nothing to show in a file without video.

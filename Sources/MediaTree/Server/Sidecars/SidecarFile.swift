@@ -36,16 +36,20 @@ final class SidecarFile: FileNode, ServerEntry {
         return extensions.contains { text.hasSuffix($0) }
     }
 
-    /// Its size where its pass is remembered, else its name and type only (no pass runs for a listing).
+    /// Its size where its pass is remembered or was made in an earlier mount, else its name and
+    /// type only (no pass runs for a listing).
     func listedEntry(in tree: MediaTree) throws -> DirectoryEntry {
         var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
-        let remembered = tree.rememberedTracks(.sidecars, of: version)
-        guard case .made(let made)? = remembered?.outcome(group: .sidecars, name: entry.name) else {
+        guard let size = rememberedSize(in: tree) else {
             attributes.size = 0
             return DirectoryEntry(name: placement!.name, attributes: attributes, keyHash: key.stableHash, nameAndTypeOnly: true)
         }
-        attributes.size = made.size
+        attributes.size = size
         return DirectoryEntry(name: placement!.name, attributes: attributes, keyHash: key.stableHash)
+    }
+
+    private func rememberedSize(in tree: MediaTree) -> Int64? {
+        tree.rememberedTrackSizes(.sidecars, of: version)?[TrackSet.id(group: .sidecars, name: entry.name)]
     }
 
     /// Made from one version, as a `MadeFile`: stale once the source changed.
@@ -55,6 +59,11 @@ final class SidecarFile: FileNode, ServerEntry {
     }
 
     func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
+        if let size = rememberedSize(in: tree) {
+            var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
+            attributes.size = size
+            return reply(.success(attributes))
+        }
         tree.trackFile(entry, of: version, plan: tree.sidecarPlan(of: version), shownAs: shownAs) { [self] result in
             reply(result.map { cached in
                 var attributes = tree.madeFileAttributes(of: self, stat: version.stat)

@@ -1,9 +1,9 @@
 /// Reads the frame index that scripts/make-media.sh draws into every frame: 16 cells along the
 /// bottom 1/16 of the picture, most significant bit on the left, white = 1.
-enum FrameIndexStrip {
+public enum FrameIndexStrip {
     /// The index in an upright picture, or in one turned clockwise by `quarterTurns` (the strip is
     /// then along the left edge, most significant bit at the top, for one turn).
-    static func read(_ png: StoredPNG, clockwiseQuarterTurns quarterTurns: Int = 0) -> Int {
+    public static func read(_ png: StoredPNG, clockwiseQuarterTurns quarterTurns: Int = 0) -> Int {
         var value = 0
         for bit in 0..<16 {
             let along = (Double(bit) + 0.5) / 16

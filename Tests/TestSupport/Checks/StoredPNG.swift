@@ -1,19 +1,28 @@
 /// A PNG reader for the files `PNGEncoder` writes, and only those: 8-bit RGB, not interlaced,
 /// zlib stored blocks, filter NONE. It checks every chunk's CRC, the zlib header and Adler-32,
 /// so a test that reads a thumbnail with it also checks the file is well formed.
-struct StoredPNG {
-    var width: Int
-    var height: Int
+public struct StoredPNG: Sendable {
+    public var width: Int
+    public var height: Int
     /// Tight rows of `3 * width` bytes.
-    var rgb: [UInt8]
+    public var rgb: [UInt8]
     /// The chunk types in file order.
-    var chunks: [String]
+    public var chunks: [String]
 
-    struct Malformed: Error, CustomStringConvertible {
-        var description: String
+    public struct Malformed: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
-    init(_ bytes: [UInt8]) throws {
+    /// A picture decoded elsewhere (by PIL, say), for the readers of a `StoredPNG`.
+    public init(width: Int, height: Int, rgb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+        chunks = []
+    }
+
+    public init(_ bytes: [UInt8]) throws {
         func fail(_ text: String) -> Malformed { Malformed(description: text) }
         func be32(_ at: Int) -> Int {
             Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
@@ -73,19 +82,29 @@ struct StoredPNG {
         self.rgb = rgb
     }
 
+    /// The `width` × `height` region whose top-left corner is at (`x`, `y`).
+    public func region(x: Int, y: Int, width w: Int, height h: Int) -> StoredPNG {
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(3 * w * h)
+        for row in y..<(y + h) {
+            rgb += self.rgb[3 * (row * width + x) ..< 3 * (row * width + x + w)]
+        }
+        return StoredPNG(width: w, height: h, rgb: rgb)
+    }
+
     /// The pixel at (x, y) as (r, g, b).
-    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+    public func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
         let i = (y * width + x) * 3
         return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
     }
 
     /// The mean of r, g and b at (x, y), 0…255.
-    func brightness(_ x: Int, _ y: Int) -> Int {
+    public func brightness(_ x: Int, _ y: Int) -> Int {
         let p = pixel(x, y)
         return (p.r + p.g + p.b) / 3
     }
 
-    static func crc32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
+    public static func crc32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
         var crc: UInt32 = 0xffff_ffff
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -94,7 +113,7 @@ struct StoredPNG {
         return ~crc
     }
 
-    static func adler32(_ bytes: [UInt8]) -> UInt32 {
+    public static func adler32(_ bytes: [UInt8]) -> UInt32 {
         var a: UInt32 = 1, b: UInt32 = 0
         for chunk in stride(from: 0, to: bytes.count, by: 5552) {
             for byte in bytes[chunk ..< min(chunk + 5552, bytes.count)] {

@@ -1,25 +1,31 @@
 import Foundation
 
 /// One cue of a parsed subtitle file: times in milliseconds, the text lines joined by "\n".
-struct ParsedCue: Equatable, CustomStringConvertible {
-    var start: Int
-    var end: Int
-    var text: String
+public struct ParsedCue: Equatable, Sendable, CustomStringConvertible {
+    public var start: Int
+    public var end: Int
+    public var text: String
 
-    var description: String { "\(start)–\(end) \(text.debugDescription)" }
+    public init(start: Int, end: Int, text: String) {
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+
+    public var description: String { "\(start)–\(end) \(text.debugDescription)" }
 }
 
-struct SubtitleParseError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct SubtitleParseError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Strict parsers for the SubRip and WebVTT files that extraction writes (and that the ffmpeg
 /// command writes): anything out of shape is an error, not skipped.
-enum SubtitleFileParser {
+public enum SubtitleFileParser {
     /// SubRip: blocks of `N` (counting from 1), `HH:MM:SS,mmm --> HH:MM:SS,mmm`, one or more
     /// non-empty text lines, each block ended by a blank line; `\n` line ends; start ≤ end.
-    static func srt(_ content: String) throws -> [ParsedCue] {
+    public static func srt(_ content: String) throws -> [ParsedCue] {
         guard !content.contains("\r") else { throw SubtitleParseError("carriage return in SRT") }
         var lines = content.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
@@ -49,7 +55,7 @@ enum SubtitleFileParser {
     /// writes them), non-empty text lines without `-->`, a blank line (or the end of the file
     /// after the last cue). Start times do not go back. Character references in the text are
     /// decoded (`&amp;` → `&`).
-    static func vtt(_ content: String) throws -> [ParsedCue] {
+    public static func vtt(_ content: String) throws -> [ParsedCue] {
         guard !content.contains("\r") else { throw SubtitleParseError("carriage return in VTT") }
         var lines = content.components(separatedBy: "\n")
         guard lines.count >= 2, lines[0] == "WEBVTT", lines[1].isEmpty else { throw SubtitleParseError("no WEBVTT header") }
@@ -84,14 +90,14 @@ enum SubtitleFileParser {
 
     /// `HH:MM:SS<sep>mmm --> HH:MM:SS<sep>mmm` exactly (`MM:SS<sep>mmm` too when `hoursOptional`),
     /// start ≤ end; milliseconds.
-    static func timing(_ line: String, separator: Character, hoursOptional: Bool = false) -> (Int, Int)? {
+    public static func timing(_ line: String, separator: Character, hoursOptional: Bool = false) -> (Int, Int)? {
         let parts = line.components(separatedBy: " --> ")
         guard parts.count == 2, let start = time(parts[0], separator, hoursOptional: hoursOptional),
               let end = time(parts[1], separator, hoursOptional: hoursOptional), start <= end else { return nil }
         return (start, end)
     }
 
-    static func time(_ text: String, _ separator: Character, hoursOptional: Bool = false) -> Int? {
+    public static func time(_ text: String, _ separator: Character, hoursOptional: Bool = false) -> Int? {
         if hoursOptional && text.count == 9 { return time("00:" + text, separator) }
         let chars = Array(text)
         guard chars.count >= 12, chars[chars.count - 4] == separator, chars[chars.count - 7] == ":", chars[chars.count - 10] == ":" else { return nil }

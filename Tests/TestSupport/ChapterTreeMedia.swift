@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// More media with chapters for the chapters/ tests, made with ffmpeg once per test process in
 /// `.build/test-media/chapter-tree` (under a second):
@@ -11,14 +10,14 @@ import TestSupport
 /// - `fade.mp4`: 1.5 s of black, then testsrc2; chapters at 0 s ("Fade in") and 6 s ("Second").
 /// - `png-cover.m4a`: 6 s of audio with the fade chapters and `cover.png` (96×96) as its cover.
 /// - `cover.png`: that cover, to compare bytes.
-enum ChapterTreeMedia {
+public enum ChapterTreeMedia {
     private static let made = Result { try make() }
 
     /// The folder holding the files.
-    static func folder() throws -> String { try made.get() }
+    public static func folder() throws -> String { try made.get() }
 
     /// Copies every media file of the folder into `destination` (made if needed).
-    static func copy(into destination: String) throws {
+    public static func copy(into destination: String) throws {
         let folder = try folder()
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
         for name in ["awkward.mkv", "awkward.mp4", "fade.mp4", "png-cover.m4a"] {
@@ -26,21 +25,20 @@ enum ChapterTreeMedia {
         }
     }
 
-    static let longTitle = String(String(repeating: "A very long chapter title that keeps going, ", count: 10).prefix(300))
+    public static let longTitle = String(String(repeating: "A very long chapter title that keeps going, ", count: 10).prefix(300))
 
     private static func make() throws -> String {
         let folder = TestMedia.packageRoot.appendingPathComponent(".build/test-media/chapter-tree").path
-        let result = try Command.run(["/bin/bash", "-c", script, "make-chapter-tree-media", folder], timeout: 120)
+        let result = try Command.run(["/bin/bash", "-c", script, "make-chapter-tree-media", folder, longTitle], timeout: 120)
         guard result.succeeded else { throw HarnessError("making the chapter tree media failed: \(result)") }
         return folder
     }
 
     private static let script = #"""
     set -euo pipefail
-    OUT=$1
+    OUT=$1 long=$2
     rm -rf "$OUT"; mkdir -p "$OUT"; cd "$OUT"
     FF=(ffmpeg -nostdin -hide_banner -loglevel error -y)
-    long=$(python3 -c "print(('A very long chapter title that keeps going, ' * 10)[:300])")
     cat >meta.txt <<META
     ;FFMETADATA1
     title=Awkward chapters

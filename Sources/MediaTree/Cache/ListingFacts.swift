@@ -1,0 +1,67 @@
+import MediaKit
+import Synchronization
+
+/// What the listings of one version of a media file need beyond its probe, learnt as they are
+/// made and kept in the probe database with it: the lengths of its documents, how its chapter
+/// images are made, the sizes of its track files. With them a remount lists a library it listed
+/// before without rendering a document or opening a media file (`MediaTree.listingFacts(of:)`).
+///
+/// Kept per version and per the settings listings depend on (`ListingFacts.kind`): a changed file
+/// or another `--image-format` is a miss, as a changed file is for its probe.
+final class ListingFacts: Sendable {
+    /// As kept in the database (JSON).
+    struct Stored: Codable, Sendable, Equatable {
+        /// Documents whose text is the same for every name of the version, by name: their length.
+        var documents: [String: Int] = [:]
+        /// Documents that hold the original's name, by name: their length less that name's JSON
+        /// string (`NamelessDocument`).
+        var namedDocuments: [String: Int] = [:]
+        /// How the image of a chapter with artwork of its own is made (nil: it has none usable), by
+        /// `"INDEX FORMAT"` (the plan reads the artwork's header in the media file).
+        var chapterArtwork: [String: ImagePlan?] = [:]
+        /// The length of each track file, by `TrackSet.id`, of each pass (by `TrackSetKey.Part`:
+        /// the audio and subtitle pass, the alternative video pass, the server layout's sidecars)
+        /// once made.
+        var tracks: [String: [String: Int64]] = [:]
+    }
+
+    private let stored: Mutex<Stored>
+    /// Whether something was learnt since the facts were read or last written.
+    private let changed = Atomic<Bool>(false)
+
+    init(_ stored: Stored = Stored()) {
+        self.stored = Mutex(stored)
+    }
+
+    var snapshot: Stored { stored.withLock { $0 } }
+
+    /// Takes note that the facts were written; whether there was anything to write.
+    func takeChange() -> Bool { changed.exchange(false, ordering: .relaxed) }
+
+    /// Updates the facts with what `learn` adds; a change marks them to be written.
+    func learn(_ learn: (inout Stored) -> Void) {
+        let isNew = stored.withLock { facts -> Bool in
+            let before = facts
+            learn(&facts)
+            return facts != before
+        }
+        if isNew { changed.store(true, ordering: .relaxed) }
+    }
+
+    /// The kind of row they are kept under in the probe database: one per setting that changes a
+    /// listing, and a revision of what is recorded (raise it when a length or a plan comes to be
+    /// worked out otherwise: the JPEG budget, a document's text).
+    static func kind(for settings: TreeSettings) -> String {
+        let hash = StableHasher.hash { hasher in
+            hasher.add(settings.imageFormat.rawValue)
+            hasher.add(settings.preferredLanguages.joined(separator: ","))
+            hasher.add(String(describing: settings.thumbs.box))
+            hasher.add(settings.storyboard.interval)
+            hasher.add(settings.storyboard.grid.columns)
+            hasher.add(settings.storyboard.grid.rows)
+            hasher.add(settings.storyboard.width)
+            for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets, .sidecarSets] { hasher.add(kind.revision) }
+        }
+        return "listing-2-" + String(hash, radix: 16)
+    }
+}
