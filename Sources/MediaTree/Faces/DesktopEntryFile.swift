@@ -32,8 +32,13 @@ final class DesktopEntryFile: RenderedFile, MediaFolderEntry {
     var documentName: Name { Self.name }
     var holdsOriginalName: Bool { true }
 
-    func render(in tree: MediaTree) throws -> [UInt8] {
-        Array("[Desktop Entry]\nType=Directory\nName=\(Self.escaped(version.fileName))\nIcon=./\(FolderPictureFile.name)\n".utf8)
+    /// Its length from the name alone: a listing, after a remount too, renders nothing.
+    func size(in tree: MediaTree) throws -> Int { text.utf8.count }
+
+    func render(in tree: MediaTree) throws -> [UInt8] { Array(text.utf8) }
+
+    private var text: String {
+        "[Desktop Entry]\nType=Directory\nName=\(Self.escaped(version.fileName))\nIcon=./\(FolderPictureFile.name)\n"
     }
 
     /// A name as a desktop entry's string value: UTF-8 (a name that is not is escaped, `\xHH`), with
