@@ -17,7 +17,7 @@ final class DirectoryHandle: Sendable {
     /// Entries served before the listing: "." and "..".
     static let dotNames: [Name] = [".", ".."]
     static let dots = dotNames.count
-    var count: Int { listing.entries.count + Self.dots }
+    var count: Int { listing.count + Self.dots }
 }
 
 /// An open file: what `read` serves until `release`.
