@@ -21,10 +21,11 @@ RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 # samba and smbclient serve a mount in the share test, chromium reads storyboards in the browser test,
 # cjpeg (libjpeg-turbo-progs) tells the bench's real-footage section what libjpeg needs for a quality;
 # mkvtoolnix muxes the Dolby Vision clips, and Mesa's Vulkan on the CPU runs ffmpeg's libplacebo
-# filter, their independent reference.
+# filter, their independent reference; mpv loads the server layout's sidecars, tumbler and
+# desktop-file-utils check the folders' faces.
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
 	libswscale-dev libavfilter-dev libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
-	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium
+	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build mount unmount test bench clean

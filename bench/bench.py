@@ -64,12 +64,13 @@ class Bench(Results):
         self.__dict__.update(settings)
         self._floor = None
 
-    def mount(self, source, name, keep=False):
+    def mount(self, source, name, keep=False, args=()):
         """A mount of `source` on WORK/mnt-NAME with its own state folder WORK/state-NAME (fresh
-        unless `keep`: then an earlier mount's cache folder is used again). Use it as
-        `with bench.mount(...) as m:`; it mounts on entering and always unmounts on leaving."""
+        unless `keep`: then an earlier mount's cache folder is used again), with `mediafs mount`
+        options `args` (say `["--layout", "server"]`). Use it as `with bench.mount(...) as m:`; it
+        mounts on entering and always unmounts on leaving."""
         m = MediafsMount(self.bin, source, os.path.join(self.work, f"mnt-{name}"),
-                         os.path.join(self.work, f"state-{name}"), options=self.mount_opts)
+                         os.path.join(self.work, f"state-{name}"), options=self.mount_opts, args=args)
         return _Mounting(m, keep)
 
     def decode_floor(self):

@@ -77,17 +77,18 @@ extension FuseFileSystem {
     }
 
     /// Reads on the calling libfuse thread: a source file's bytes spliced from its descriptor to the
-    /// kernel (no copy through our memory), or a copy from memory.
+    /// kernel (no copy through our memory), or a copy from memory; content made as it is read (a
+    /// BIF) answers from the pool that makes it.
     func read(size: Int, offset: off_t, handle: FileHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
         if let descriptor = handle.content.spliceDescriptor {
             return request.reply(descriptor: descriptor, size: size, offset: offset)
         }
-        do {
-            let bytes = try handle.content.read(offset: Int64(offset), count: size)
-            bytes.withUnsafeBytes { request.reply(bytes: $0) }
-        } catch {
-            request.fail(error, "read")
+        handle.content.read(offset: Int64(offset), count: size) { result in
+            switch result {
+            case .success(let bytes): bytes.withUnsafeBytes { request.reply(bytes: $0) }
+            case .failure(let error): request.fail(error, "read")
+            }
         }
     }
 

@@ -50,6 +50,7 @@ struct MountCommand: ParsableCommand {
                                valueName: "format"))
     var imageFormat: String = "png"
 
+    @OptionGroup(title: "Layout") var layout: LayoutOptions
     @OptionGroup(title: "Thumbnails") var thumbs: ThumbsOptions
     @OptionGroup(title: "Storyboards") var storyboard: StoryboardOptions
     @OptionGroup(title: "Contact sheets") var contactSheet: ContactSheetOptions
@@ -92,7 +93,7 @@ struct MountCommand: ParsableCommand {
             throw ValidationError("--image-format must be png or jpg (not '\(imageFormat)')")
         }
         settings.imageFormat = format
-        for group in [thumbs, storyboard, contactSheet, caches] as [any TreeOptions] {
+        for group in [layout, thumbs, storyboard, contactSheet, caches] as [any TreeOptions] {
             try group.apply(to: &settings)
         }
         settings.preferredLanguages = try preferredLanguages()

@@ -5,7 +5,8 @@ import Glibc
 import MediaTree
 
 /// `mediafs warm PATH`: makes ahead of time what a mediafs mount makes on demand — the listed
-/// thumbnails, chapter images and tracks of every media folder under PATH — by reading them through
+/// thumbnails, chapter images and tracks of every media folder under PATH, or in the server layout
+/// the sidecars, trickplay and BIF beside every film — by reading them through
 /// the mount, so that the mount's caches (memory and the disk cache folder) hold them afterwards.
 struct WarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,8 @@ struct WarmCommand: ParsableCommand {
         discussion: """
             PATH is a folder inside a mediafs mount (or the mount itself). Every media folder below it \
             is visited and its contact sheet and each file listed in its thumbs/, chapters/, storyboard/ and tracks/ folders is read once \
-            through the mount and thrown away: the daemon makes it and keeps it in its caches. Shows a \
+            through the mount and thrown away: the daemon makes it and keeps it in its caches. In a mount of the server \
+            layout, the sidecars, pictures, trickplay and BIF beside every film are read. Shows a \
             progress bar on a terminal and one line per media folder otherwise. Exit status 1 if any \
             file could not be made.
             """)
@@ -38,11 +40,12 @@ struct WarmCommand: ParsableCommand {
         guard MountTable.fileSystemType(containing: MountPreflight.resolve(root)) == "fuse.mediafs" else {
             throw failure("'\(path)' is not inside a mediafs mount; mount one first (mediafs mount SOURCE MOUNTPOINT)")
         }
-        let folders = WarmPlan.mediaFolders(under: root)
-        let files = folders.flatMap { WarmPlan.generatedFiles(in: $0) }
-        let progress = WarmProgress(total: files.count, terminal: isatty(STDERR_FILENO) != 0)
-        progress.start(folders: folders.count)
-        let failures = WarmReader(jobs: jobs).read(files, byFolder: folders, progress: progress)
+        let walked = WarmPlan.walk(under: root)
+        let groups = walked.mediaFolders.map { ($0, WarmPlan.generatedFiles(in: $0)) }
+            + walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }
+        let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count }, terminal: isatty(STDERR_FILENO) != 0)
+        progress.start(folders: groups.count)
+        let failures = WarmReader(jobs: jobs).read(groups, progress: progress)
         progress.finish(failures: failures.count)
         for (file, reason) in failures.prefix(20) {
             FileHandle.standardError.write(Data("mediafs: could not make \(file): \(reason)\n".utf8))
@@ -51,54 +54,73 @@ struct WarmCommand: ParsableCommand {
     }
 }
 
-/// What `warm` reads: the generated files listed in each media folder.
+/// What `warm` reads: the generated files listed in each media folder (the default layout), and
+/// the entries beside each film (the server layout).
 enum WarmPlan {
     /// What is made on demand in a media folder: files, and folders of them.
     static let warmedNames = MediaFolderEntries.warmedNames.map(\.escaped)
 
-    /// Media folders under `root` (itself included): folders holding an `info.json` beside a file
-    /// named like the folder. Generated folders are not searched for more.
-    static func mediaFolders(under root: String) -> [String] {
-        var found: [String] = []
+    /// The folders under `root` (itself included): media folders (holding an `info.json` beside a
+    /// file named like the folder; generated folders are not searched for more), and the others,
+    /// the source's, where films of the server layout have their entries beside them.
+    static func walk(under root: String) -> (mediaFolders: [String], sourceFolders: [String]) {
+        var media: [String] = []
+        var source: [String] = []
         var stack = [root]
         while let folder = stack.popLast() {
             let name = (folder as NSString).lastPathComponent
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
             if entries.contains(MediaFolderNames.info.escaped) && entries.contains(name) {
-                found.append(folder)
+                media.append(folder)
                 continue
             }
+            source.append(folder)
             for entry in entries.reversed() {
                 let child = folder + "/" + entry
-                var st = stat()
-                if lstat(child, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { stack.append(child) }
+                if isFolder(child) { stack.append(child) }
             }
         }
-        return found
+        return (media, source)
     }
 
     /// Every regular file `warmedNames` names in `mediaFolder`, or holds below it, in listing order.
     static func generatedFiles(in mediaFolder: String) -> [String] {
+        warmedNames.flatMap { files(at: mediaFolder + "/" + $0) }
+    }
+
+    /// Film by film, the files a server layout mount makes beside the films of `folder` that warm
+    /// reads (`ServerEntries.warmedNames`), and those under its folders; none in the default layout.
+    static func serverFiles(in folder: String) -> [(folder: String, files: [String])] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let listing = names.sorted().map { (name: Name($0), isFolder: isFolder(folder + "/" + $0)) }
+        return ServerEntries.warmedNames(in: listing).map { film, entries in
+            (folder + "/" + film.escaped, entries.flatMap { files(at: folder + "/" + $0.escaped) })
+        }
+    }
+
+    /// `path` when it is a file, else every file under it, in listing order.
+    static func files(at path: String) -> [String] {
         var files: [String] = []
-        for name in warmedNames {
-            var stack = [mediaFolder + "/" + name]
-            while let folder = stack.popLast() {
-                var st = stat()
-                guard lstat(folder, &st) == 0 else { continue }
-                guard st.st_mode & S_IFMT == S_IFDIR else {
-                    files.append(folder)
-                    continue
-                }
-                guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-                for entry in entries.sorted() {
-                    let child = folder + "/" + entry
-                    var st = stat()
-                    guard lstat(child, &st) == 0 else { continue }
-                    if st.st_mode & S_IFMT == S_IFDIR { stack.append(child) } else { files.append(child) }
-                }
+        var stack = [path]
+        while let folder = stack.popLast() {
+            var st = stat()
+            guard lstat(folder, &st) == 0 else { continue }
+            guard st.st_mode & S_IFMT == S_IFDIR else {
+                files.append(folder)
+                continue
+            }
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for entry in entries.sorted() {
+                let child = folder + "/" + entry
+                if isFolder(child) { stack.append(child) } else { files.append(child) }
             }
         }
         return files
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 }
 
@@ -106,11 +128,11 @@ enum WarmPlan {
 struct WarmReader {
     let jobs: Int
 
-    /// The files that could not be read, with the reason.
-    func read(_ files: [String], byFolder folders: [String], progress: WarmProgress) -> [(String, String)] {
+    /// The files that could not be read, with the reason; `groups` one after the other (a media
+    /// folder's files, or a film's beside it), the files of each `jobs` at a time.
+    func read(_ groups: [(folder: String, files: [String])], progress: WarmProgress) -> [(String, String)] {
         let failures = Locked<[(String, String)]>([])
-        for folder in folders {
-            let mine = files.filter { $0.hasPrefix(folder + "/") }
+        for (folder, mine) in groups {
             let next = Locked(0)
             let started = Date()
             let finished = DispatchGroup()

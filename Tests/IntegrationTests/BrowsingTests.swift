@@ -37,13 +37,16 @@ import TestSupport
         let statted = expectSuccess(try Command.shell(
             #"cd "$1" && find . -type f -print0 | xargs -0 stat -c '%s %n' | sort"#, [library.mount.point]))
         let lines = find.stdout.split(separator: "\n")
-        // The originals, info.json and plain files, 2 covers and 13 contact sheets (one per video);
-        // 24 chapter images and 4 × 2 documents; a sheet, a WebVTT and a playlist per video.
+        // The originals, info.json and plain files, 2 covers, 13 contact sheets (one per video) and
+        // a face per media folder; 24 chapter images and 4 × 2 documents; a sheet, a WebVTT and a
+        // playlist per video; the markers of each made folder (4 chapters/, 14 tracks/, 13
+        // storyboard/).
+        let (faces, markers) = (Library.media.count * MediaFolderLayout.face.count, MediaFolderLayout.markers.count)
         #expect(lines.filter { !$0.contains("/thumbs/") && !$0.contains("/chapters/") && !$0.contains("/tracks/")
-            && !$0.contains("/storyboard/") }.count == 38 + 13, "\(find.stdout)")
-        #expect(lines.filter { $0.contains("/storyboard/") }.count == 13 * 3, "\(find.stdout)")
-        #expect(lines.filter { $0.contains("/tracks/") }.count == 33, "\(find.stdout)")
-        #expect(lines.filter { $0.contains("/chapters/") }.count == 32, "\(find.stdout)")
+            && !$0.contains("/storyboard/") }.count == 38 + 13 + faces, "\(find.stdout)")
+        #expect(lines.filter { $0.contains("/storyboard/") }.count == 13 * 3 + 13 * markers, "\(find.stdout)")
+        #expect(lines.filter { $0.contains("/tracks/") }.count == 33 + 14 * markers, "\(find.stdout)")
+        #expect(lines.filter { $0.contains("/chapters/") }.count == 32 + 4 * markers, "\(find.stdout)")
         #expect(lines.filter { $0.contains("/thumbs/") }.count > 100, "\(find.stdout)")
         #expect(find.stdout == statted.stdout)
         let folders = expectSuccess(try Command.run(["find", library.mount.point, "-mindepth", "1", "-type", "d"]))

@@ -71,7 +71,7 @@ extension ChaptersTests {
         let mount = try LibraryMount.shared.client
         let film = "chapter-media/jpeg-chapter-track.mp4"
         #expect(try mount.names(film) == ChapterMedia.folderNames("jpeg-chapter-track.mp4"))
-        #expect(try mount.names(film + "/tracks") == ["audible"])
+        #expect(try mount.names(film + "/tracks") == MediaFolderLayout.markers + ["audible"])
         #expect(mount.failure { () throws(CallError) in try mount.stat(film + "/tracks/visual") } == ENOENT)
         let names = try mount.sortedNames(film + "/chapters").filter { $0.hasSuffix(".jpg") }
         #expect(names == ["01 00h00m00s Navy.jpg", "02 00h00m04s Dark red.jpg", "03 00h00m08s Dark green.jpg"])

@@ -38,9 +38,11 @@ struct CopyingTests {
         // .fixtures-stamp) + 3 chapter folders × (chapters.json + chapters.txt) + 29 track files +
         // 12 videos' storyboard.vtt and .m3u8; 13 media folders + 12 thumbs/ (not the audiobook's)
         // + 3 chapters/ + 6 source folders + 13 tracks/ with their 17 group folders + 12
-        // storyboard/; the images listed in thumbs/, chapters/ and storyboard/, the covers and
-        // the contact sheets.
-        #expect(files - images == 26 + 8 + 6 + 29 + 24, "\(files - images) files besides images")
+        // storyboard/; the markers of each of those 40 made folders and each media folder's
+        // .directory; the images listed in thumbs/, chapters/ and storyboard/, the covers, the
+        // contact sheets and each media folder's folder.jpg.
+        let made = 40 * MediaFolderLayout.markers.count + 13
+        #expect(files - images == 26 + 8 + 6 + 29 + 24 + made, "\(files - images) files besides images")
         #expect(folderCount == 34 + 30 + 12, "\(folderCount) folders")
         #expect(images > 60, "\(images) images")
     }

@@ -54,9 +54,10 @@ import TestSupport
                 #expect(!names.isEmpty, "\(group) lists nothing")
                 expected.formUnion(names.map { group + "/" + $0 })
             }
+            expected.formUnion(MediaFolderLayout.markers.map { "tracks/" + $0 })
             // 31 periodic and 3 quarter thumbnails, 8 chapter images and the two documents, 3
-            // audio tracks, 3 subtitle streams as 7 files.
-            #expect(expected.count == 1 + 1 + 34 + 10 + 3 + 7, "\(expected.sorted())")
+            // audio tracks, 3 subtitle streams as 7 files, the markers of thumbs/, chapters/, tracks/.
+            #expect(expected.count == 1 + 1 + 34 + 10 + 3 + 7 + 3 * 3, "\(expected.sorted())")
             let got = Set(FileManager.default.enumerator(atPath: fetched)?.compactMap { entry -> String? in
                 guard let relative = entry as? String else { return nil }
                 var isFolder: ObjCBool = false

@@ -45,7 +45,7 @@ import TestSupport
     static func check(_ mount: MountedTreeClient, _ film: String, source: String) throws -> Findings {
         var found = Findings()
         let board = film + "/storyboard"
-        found.names = try mount.sortedNames(board)
+        found.names = try mount.sortedNames(board).filter { !MediaFolderLayout.isMarker($0) }
         // Keyframes of the source, by the ffmpeg tools: their times (from the decoded frames: an
         // MPEG program stream's keyframe packet may carry no time), counted from the first frame
         // (MPEG program and transport streams start later than 0).

@@ -98,7 +98,7 @@ struct TracksTests {
         }
         let mount = library.client
         var count = 0
-        for group in try mount.sortedNames("movie-1080p.mkv/tracks") {
+        for group in try mount.sortedNames("movie-1080p.mkv/tracks").filter { !MediaFolderLayout.isMarker($0) } {
             for name in try mount.sortedNames("movie-1080p.mkv/tracks/" + group) {
                 let path = "movie-1080p.mkv/tracks/\(group)/\(name)"
                 let first = try mount.read(path), second = try mount.read(path)

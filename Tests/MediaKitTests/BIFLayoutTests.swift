@@ -1,5 +1,6 @@
 @testable import MediaKit
 import Testing
+import TestSupport
 
 /// The BIF's layout and bytes, read back by `BIFReader`, written in the test from Roku's format.
 @Suite struct BIFLayoutTests {

@@ -61,12 +61,13 @@ import TestSupport
         #expect(numbers == listing.entries.map(\.inode), "the numbers the keys ask for")
         #expect(numbers.allSatisfy { fixture.numbered.table.entry($0)?.node == nil })
         let parses = fixture.tree.statistics.thumbnailNameParses.load(ordering: .relaxed)
-        let third = try fixture.numbered.attributes(of: numbers[2])
-        #expect(third == listing.entries[2].attributes)
+        // The third thumbnail, after the three markers.
+        let third = try fixture.numbered.attributes(of: numbers[5])
+        #expect(third == listing.entries[5].attributes)
         #expect(fixture.tree.statistics.thumbnailNameParses.load(ordering: .relaxed) == parses + 1, "made from its name")
         // The same key looked up by name: the same number, one more lookup.
-        let byName = try fixture.lookup("feature-1080p.mp4/thumbs/" + listing.entries[2].name.escaped)
-        #expect(byName.inode == numbers[2] && fixture.numbered.table.lookups(of: numbers[2]) == 2)
+        let byName = try fixture.lookup("feature-1080p.mp4/thumbs/" + listing.entries[5].name.escaped)
+        #expect(byName.inode == numbers[5] && fixture.numbered.table.lookups(of: numbers[5]) == 2)
         for number in numbers { fixture.numbered.forget(number, count: 2) }
         #expect(numbers.allSatisfy { !fixture.numbered.holds($0) })
         // Listed again from the kept listing: numbered again, with the same numbers.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The scenario suites (TestSupport/Scenarios: browsing, thumbs, chapters, tracks) run directly
+/// The scenario suites (TestSupport/Scenarios: browsing, thumbs, chapters, tracks, server) run directly
 /// against a `MediaTree`: one tree per group over a source of its own, every operation waited
 /// for on its reply. IntegrationTests/MountedScenarioTests runs the same scenarios through a mount.
 @Suite struct ScenarioTests {
@@ -11,7 +11,7 @@ import TestSupport
         let folder = try TempFolder("scenarios-tree-\(group.name)")
         defer { folder.remove() }
         let source = folder.path("source")
-        try ScenarioSource.make(at: source)
+        try group.makeSource(source)
         let fixture = TreeFixture(source: URL(fileURLWithPath: source),
                                   settings: group.treeSettings(cacheDirectory: folder.path("cache")))
         withExtendedLifetime(fixture) {  // its deinit closes the tree

@@ -2,6 +2,7 @@ import FuseBridge
 import MediaKit
 import MediaTree
 import Testing
+import TestSupport
 
 /// thumbs/ in the tree: listed and stat'ed from the probe alone. The listing, that any valid name
 /// resolves and others do not, with sizes following the box, and that a file without video has

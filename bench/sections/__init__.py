@@ -5,7 +5,8 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, storyboards, thumbs, tracks
+from sections import chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, server, storyboards, thumbs, \
+    tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -19,4 +20,5 @@ SECTIONS = {
     "dolby-vision": dolbyvision.run,
     "library": library.run,
     "films": films.run,
+    "server": server.run,
 }

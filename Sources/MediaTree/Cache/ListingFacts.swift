@@ -19,9 +19,10 @@ final class ListingFacts: Sendable {
         /// How the image of a chapter with artwork of its own is made (nil: it has none usable), by
         /// `"INDEX FORMAT"` (the plan reads the artwork's header in the media file).
         var chapterArtwork: [String: ImagePlan?] = [:]
-        /// The length of each track file, by `TrackSet.id`, of each pass (false: the audio and
-        /// subtitle pass, true: the alternative video pass) once made.
-        var tracks: [Bool: [String: Int64]] = [:]
+        /// The length of each track file, by `TrackSet.id`, of each pass (by `TrackSetKey.Part`:
+        /// the audio and subtitle pass, the alternative video pass, the server layout's sidecars)
+        /// once made.
+        var tracks: [String: [String: Int64]] = [:]
     }
 
     private let stored: Mutex<Stored>
@@ -59,8 +60,8 @@ final class ListingFacts: Sendable {
             hasher.add(settings.storyboard.grid.columns)
             hasher.add(settings.storyboard.grid.rows)
             hasher.add(settings.storyboard.width)
-            for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets] { hasher.add(kind.revision) }
+            for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets, .sidecarSets] { hasher.add(kind.revision) }
         }
-        return "listing-1-" + String(hash, radix: 16)
+        return "listing-2-" + String(hash, radix: 16)
     }
 }

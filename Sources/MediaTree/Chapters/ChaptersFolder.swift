@@ -21,10 +21,11 @@ final class ChaptersFolder: NamedSubfolder, LastingListing {
             tree.listedFormat(of: entry, in: version).flatMap { ChapterImageFile(folder: self, entry: entry, format: $0, tree: tree) }
         }
         let documents = ChapterDocumentFile.Document.allCases.map { ChapterDocumentFile(folder: self, document: $0) }
-        return try (images + documents).map { try tree.entry($0) }
+        return try ScannerMarker.entries(in: self, tree: tree) + (images + documents).map { try tree.entry($0) }
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        if let marker = ScannerMarker.file(named: name, in: self) { return marker }
         if let document = ChapterDocumentFile.Document.allCases.first(where: { $0.name == name }) {
             return ChapterDocumentFile(folder: self, document: document)
         }

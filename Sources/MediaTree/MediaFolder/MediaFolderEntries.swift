@@ -34,6 +34,8 @@ public enum MediaFolderEntries {
     static let kinds: [any MediaFolderEntry.Type] = [
         OriginalFile.self, InfoFile.self, CoverFile.self, ContactSheetFile.self, ChaptersFolder.self, StoryboardFolder.self,
         ThumbsFolder.self, TracksFolder.self,
+        FolderPictureFile.self,
+        DesktopEntryFile.self,
     ]
 
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.

@@ -22,12 +22,16 @@ extension MediaTree {
 
     /// The node the source entry at `path` is now (a folder, a media folder or a plain file), listed
     /// in the folder `parent` as `path.lastName`; nil where there is nothing to show. Probes a
-    /// media-named file (once per version), after it has settled (`settledStat`).
+    /// media-named file (once per version), after it has settled (`settledStat`); in the server
+    /// layout every file is a plain file (its entries beside it probe it: `serverFilm`).
     func sourceNode(at path: SourcePath, parent: NodeKey) -> (any TreeNode)? {
         let placement = Placement(parent: parent, name: path.lastName)
         guard let stat = sourceStat(path) else { return nil }
         if stat.isDirectory { return SourceFolder(path: path, placement: placement) }
-        guard MediaNames.isCandidate(path.lastName) else { return PlainFile(path: path, stat: stat, placement: placement) }
+        // The server layout shows every file as itself, films too: no probe for the file itself.
+        guard MediaNames.isCandidate(path.lastName), settings.layout != .server else {
+            return PlainFile(path: path, stat: stat, placement: placement)
+        }
         guard let settled = settledStat(path, first: stat) else { return nil }
         if settled.isDirectory { return SourceFolder(path: path, placement: placement) }
         if settled.identity.size > 0, let version = mediaVersion(at: path, stat: settled) {

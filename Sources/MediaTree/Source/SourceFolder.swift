@@ -26,20 +26,33 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
-        tree.sourceNode(at: path.appending(name), parent: key)
+        let node = tree.sourceNode(at: path.appending(name), parent: key)
+        guard node == nil, tree.settings.layout == .server else { return node }
+        return serverEntry(named: name, in: tree)
     }
 
     /// The entries sorted by name (bytes). Entries are stat'ed and classified in parallel, so
     /// media-named files not probed yet are probed several at a time (`EntryFanOut`: one slow
-    /// file does not hold the others back).
+    /// file does not hold the others back). In the server layout, with the entries beside its
+    /// films (`serverEntries`).
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let shownAs = tree.absolute(path)
         let names: [Name]
+        // Taken before the names are read: names kept under it are read again once it changes.
+        let stat = tree.settings.layout == .server ? tree.sourceStat(path) : nil
         do {
             names = try DirectoryReader.names(of: shownAs).sorted()
         } catch {
             throw TreeError.io(path: shownAs.description, reason: error.description)
         }
+        let own = sourceEntries(names: names, in: tree)
+        guard tree.settings.layout == .server else { return own }
+        if let stat, stat.isDirectory { tree.keepFolderNames(FolderNames(stat: stat, names: names), of: path) }
+        return (own + serverEntries(names: names, in: tree)).sorted { $0.name < $1.name }
+    }
+
+    /// The source's entries called `names`, each as the node it is.
+    private func sourceEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
         let listed = UnsafeMutableBufferPointer<DirectoryEntry?>.allocate(capacity: names.count)
         listed.initialize(repeating: nil)
         defer { listed.deallocate() }

@@ -30,10 +30,11 @@ final class StoryboardFolder: ImmediateListing, NamedSubfolder {
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        try entries.map { try tree.entry($0) }
+        try ScannerMarker.entries(in: self, tree: tree) + entries.map { try tree.entry($0) }
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        if let marker = ScannerMarker.file(named: name, in: self) { return marker }
         if let text = StoryboardTextFile.Text.allCases.first(where: { $0.name == name }) {
             return StoryboardTextFile(folder: self, text: text)
         }

@@ -25,12 +25,14 @@ final class ThumbsFolder: ImmediateListing, NamedSubfolder {
     /// folder's `NodeKey.Family`).
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
-        guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else { return [] }
+        guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else {
+            return try ScannerMarker.entries(in: self, tree: tree)
+        }
         let family = NodeKey.Family(kind: ThumbnailFile.kind, path: version.path)
         let source = version.info.pictureSource(of: stream)
         var attributes = tree.madeFileAttributes(number: 0, stat: version.stat)
         attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height, source: source))
-        return ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
+        return try ScannerMarker.entries(in: self, tree: tree) + ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
             let name = Name(listed.stem + "." + format.fileExtension)
             let hash = family.hash(name: name, stamp: version.stamp)
             attributes.inode = NodeKey.number(forHash: hash)
@@ -40,6 +42,7 @@ final class ThumbsFolder: ImmediateListing, NamedSubfolder {
 
     /// Parses `name` once; the file carries what it asks for.
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
+        if let marker = ScannerMarker.file(named: name, in: self) { return marker }
         TreeStatistics.count(tree.statistics.thumbnailNameParses)
         guard let text = name.string, let parsed = ThumbnailName.parse(text),
               let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings,

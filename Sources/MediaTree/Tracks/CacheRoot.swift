@@ -141,7 +141,7 @@ final class CacheRoot: Sendable {
         let planText = (try? encoder.encode(plan)).map { String(decoding: $0, as: UTF8.self) } ?? "\(plan)"
         let identity = key.identity
         let text = "mediafs-tracks v\(TrackManifest.currentVersion)|\(identity.device)|\(identity.inode)|\(identity.size)|"
-            + "\(identity.modificationNanoseconds)|\(key.visual ? "visual" : "main")|\(planText)"
+            + "\(identity.modificationNanoseconds)|\(key.part.rawValue)|\(planText)"
         return hex(StableHasher.hash { $0.add(text.utf8) }) + hex(StableHasher.hash(basis: 0x6c62_272e_07bb_0142) { $0.add(text.utf8) })
     }
 

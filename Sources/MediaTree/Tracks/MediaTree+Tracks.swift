@@ -21,31 +21,35 @@ extension MediaTree {
     /// (`TrackStore.remembered`) or was made in an earlier mount (the listing facts): a listing
     /// then carries them, and `ls -l` needs no lookup per track file. Nil otherwise.
     func rememberedTrackSizes(_ group: TrackPlan.Group, of version: MediaVersion) -> [String: Int64]? {
-        let visual = group == .visual
-        if let set = tracks.remembered(TrackSetKey(identity: version.identity, visual: visual)) {
+        let key = TrackSetKey(identity: version.identity, group: group)
+        if let set = tracks.remembered(key) {
             let sizes = set.madeSizes
-            if !set.isTransient { learn(of: version) { $0.tracks[visual] = sizes } }
+            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = sizes } }
             return sizes
         }
-        return listingFacts(of: version).snapshot.tracks[visual]
+        return listingFacts(of: version).snapshot.tracks[key.part.rawValue]
     }
 
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
     /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
     /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the
     /// track and why) where the track could not be made.
-    func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, skipMemory: Bool = false,
-                   reply: @escaping Reply<CachedTrack>) {
-        let plan = trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
+    /// - Parameters:
+    ///   - plan: the plan `entry` is of: the version's `trackPlan` unless given (the server
+    ///     layout's sidecars have a plan of their own).
+    ///   - shownAs: the file as log lines and errors name it.
+    func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
+                   skipMemory: Bool = false, reply: @escaping Reply<CachedTrack>) {
+        let plan = plan ?? trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, group: entry.group)
         let part = key.part(of: plan)
         let path = version.shownAs
         let size = version.identity.size
-        let shownAs = "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
+        let shownAs = shownAs ?? "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
         tracks.request(key, plan: part, sourcePath: path.description, skipMemory: skipMemory, pass: { [self] folder in
             runPass(path: path, size: size, plan: part, folder: folder)
         }, completion: { [self] set in
-            if !set.isTransient { learn(of: version) { $0.tracks[key.visual] = set.madeSizes } }
+            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = set.madeSizes } }
             switch set.outcome(group: entry.group, name: entry.name) {
             case .made(let file)?: reply(.success(file))
             case .failed(let reason)?: reply(.failure(TreeError.io(path: shownAs, reason: reason)))
@@ -58,11 +62,11 @@ extension MediaTree {
     /// of another size (removed from the cache meanwhile) or, at its first open in this mount, with
     /// another checksum than its manifest's (damaged) is made again, once. The set stays out of
     /// eviction while the file is open.
-    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, again: Bool = false,
-                   reply: @escaping Reply<any FileContent>) {
-        let plan = trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, visual: entry.group == .visual)
-        trackFile(entry, of: version, skipMemory: again) { [self] result in
+    func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
+                   again: Bool = false, reply: @escaping Reply<any FileContent>) {
+        let plan = plan ?? trackPlan(of: version)
+        let key = TrackSetKey(identity: version.identity, group: entry.group)
+        trackFile(entry, of: version, plan: plan, shownAs: shownAs, skipMemory: again) { [self] result in
             switch result {
             case .failure(let error):
                 reply(.failure(error))
@@ -77,7 +81,7 @@ extension MediaTree {
                 guard !again else {
                     return reply(.failure(TreeError.io(path: file.path, reason: "the cached track is missing, changed or damaged")))
                 }
-                openTrack(entry, of: version, again: true, reply: reply)
+                openTrack(entry, of: version, plan: plan, shownAs: shownAs, again: true, reply: reply)
             }
         }
     }

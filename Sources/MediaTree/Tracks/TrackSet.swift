@@ -1,15 +1,41 @@
 import MediaKit
 
-/// Which pass over which version of a media file: its audio and subtitle tracks together, or its
-/// alternative video tracks (copying video is expensive, so those are made only when one is asked).
+/// Which pass over which version of a media file: its audio and subtitle tracks together, its
+/// alternative video tracks (copying video is expensive, so those are made only when one is asked),
+/// or the server layout's sidecar subtitles.
 struct TrackSetKey: Hashable, Sendable {
     var identity: FileIdentity
-    /// The `visual` group's pass; else the pass making the `audible` and `legible` files.
-    var visual: Bool
+    var part: Part
+
+    /// The passes over one version, each making the entries of its groups.
+    enum Part: String, Sendable {
+        /// `audible` and `legible`.
+        case main
+        case visual
+        /// The server layout's `sidecars`.
+        case sidecars
+
+        /// The pass that makes `group`'s entries.
+        init(_ group: TrackPlan.Group) {
+            switch group {
+            case .audible, .legible: self = .main
+            case .visual: self = .visual
+            case .sidecars: self = .sidecars
+            }
+        }
+
+        /// What the pass's sets are counted as in `user.mediafs.stats`.
+        var madeKind: MadeKind { self == .sidecars ? .sidecarSets : .trackSets }
+    }
+
+    init(identity: FileIdentity, group: TrackPlan.Group) {
+        self.identity = identity
+        part = Part(group)
+    }
 
     /// The entries of `plan` this pass makes, in the plan's order.
     func part(of plan: TrackPlan) -> TrackPlan {
-        TrackPlan(entries: plan.entries.filter { ($0.group == .visual) == visual })
+        TrackPlan(entries: plan.entries.filter { Part($0.group) == part })
     }
 }
 

@@ -34,7 +34,7 @@ final class TrackStore: Sendable {
         shelf = TrackSetShelf(folder: CacheRoot(diskCache: diskCache, capacity: settings.diskCacheBytes, logger: logger),
                               logger: logger)
         sets = MadeOnPool(pool: pool, memory: MemoryCache(capacity: 10_000), shelf: shelf, cost: { _ in 1 },
-                          isCurrent: { $0.isFresh }, counters: { _ in statistics.counters(of: .trackSets) })
+                          isCurrent: { $0.isFresh }, counters: { statistics.counters(of: $0.key.part.madeKind) })
         self.statistics = statistics
         self.logger = logger
     }

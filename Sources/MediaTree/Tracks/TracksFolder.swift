@@ -22,10 +22,10 @@ final class TracksFolder: ImmediateListing, NamedSubfolder {
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        try groups.map { try tree.entry($0) }
+        try ScannerMarker.entries(in: self, tree: tree) + groups.map { try tree.entry($0) }
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
-        groups.first { $0.placement?.name == name }
+        ScannerMarker.file(named: name, in: self) ?? groups.first { $0.placement?.name == name }
     }
 }

@@ -6,6 +6,10 @@ public protocol FileContent: AnyObject, Sendable {
     /// Up to `count` bytes from `offset`; fewer only at the end of the file.
     /// - Throws: `TreeError.io`.
     func read(offset: Int64, count: Int) throws -> [UInt8]
+    /// `read(offset:count:)`'s answer, handed to `reply` at once or later: content made as it is
+    /// read (a BIF's frames) answers once what the read needs is made, so that no thread of the
+    /// caller's waits for it. By default, at once.
+    func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>)
     /// The version of the source the bytes were made from: two opens of one node with the same
     /// version have the same bytes, so the kernel may keep the pages it cached at the earlier one.
     var version: FileIdentity { get }
@@ -16,6 +20,10 @@ public protocol FileContent: AnyObject, Sendable {
 
 extension FileContent {
     public var spliceDescriptor: Int32? { nil }
+
+    public func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>) {
+        reply(Result { try read(offset: offset, count: count) })
+    }
 }
 
 /// A source file read through: the one owner of its descriptor, closed in `deinit`.

@@ -21,7 +21,7 @@ public final class MediaTree: Sendable {
     /// The source folder itself, numbered `NodeKey.rootNumber`.
     public let root: any TreeNode
     public let settings: TreeSettings
-    public let statistics = TreeStatistics()
+    public let statistics: TreeStatistics
     let media: MediaService
     let logger: Logger
     /// Probe results by source identity: a changed file is a new key and is probed again. Keeps
@@ -58,6 +58,8 @@ public final class MediaTree: Sendable {
     let diskCache: DiskCache?
     /// Extracted tracks: passes on a pool of their own, kept in the cache folder.
     let tracks: TrackStore
+    /// The server layout's folder names and per-version names (`ServerCaches`).
+    let serverCaches = ServerCaches()
     /// The watcher of source changes, once `watchSource(reportingTo:)` started it.
     let watching = Mutex<SourceWatcher?>(nil)
 
@@ -82,6 +84,7 @@ public final class MediaTree: Sendable {
         self.media = media
         self.logger = logger
         self.settings = settings
+        statistics = TreeStatistics(kinds: settings.layout.madeKinds)
         listingFactsKind = ListingFacts.kind(for: settings)
         root = SourceFolder(path: .root, placement: nil)
         generation = WorkerPool(name: "mediafs-generate", threads: settings.generationThreads)

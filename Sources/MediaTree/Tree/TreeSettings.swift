@@ -4,6 +4,9 @@ import MediaKit
 /// The choices a mount is made with that change what the tree shows: each kind of entry's own
 /// (`thumbs`, `storyboard`, …), then what all share.
 public struct TreeSettings: Sendable {
+    /// Media files as folders (the default) or as files with what media servers read beside them
+    /// (`--layout`).
+    public var layout: TreeLayout = .folders
     /// `thumbs/`, and the size of chapter images taken from frames.
     public var thumbs = ThumbsSettings()
     /// The format listings show images in (`--image-format`): every image name resolves with `.png`

@@ -31,8 +31,20 @@ public enum MediaFolderLayout {
         if facts.chapters != nil { names.append("chapters") }
         if facts.video { names += ["storyboard", "thumbs"] }
         if facts.tracks { names.append("tracks") }
+        if facts.video || facts.cover != nil { names += face }
         return names
     }
+
+    /// `.ignore` (Jellyfin), `.plexignore` (Plex), `.nomedia` (Kodi, Android), in listing order:
+    /// first in each of `folders`, keeping a library's scanner out of them.
+    public static let markers = [".ignore", ".plexignore", ".nomedia"]
+
+    /// `folder.jpg` and KDE's `.directory`, in listing order: last in a media folder with a cover
+    /// or a video, the film's face in file managers.
+    public static let face = ["folder.jpg", ".directory"]
+
+    /// Whether `name` is one of the `markers`.
+    public static func isMarker(_ name: String) -> Bool { markers.contains(name) }
 
     /// The names of the folders among them (the rest are files).
     public static let folders: Set<String> = ["chapters", "storyboard", "thumbs", "tracks"]

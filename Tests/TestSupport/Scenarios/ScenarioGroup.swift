@@ -16,11 +16,15 @@ public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
     /// The reader's languages (`TreeSettings.preferredLanguages`, `--languages`); empty: none.
     public let languages: [String]
     public let scenarios: [Scenario]
+    /// The layout the tree or mount shows (`--layout`).
+    public var layout: TreeLayout = .folders
+    /// Makes the source the scenarios read, in a new folder at the path given.
+    public var makeSource: @Sendable (String) throws -> Void = ScenarioSource.make
 
     public var testDescription: String { name }
 
     /// Every group, in the order they run.
-    public static let all: [ScenarioGroup] = [browsing, thumbs, chapters, tracks]
+    public static let all: [ScenarioGroup] = [browsing, thumbs, chapters, tracks, server]
 
     /// The settings of a tree for this group, with its cache in `cacheDirectory` (as a mount's is
     /// in a folder of the test's own).
@@ -28,12 +32,13 @@ public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
         var settings = TreeSettings()
         settings.preferredLanguages = languages
         settings.cacheDirectory = cacheDirectory
+        settings.layout = layout
         return settings
     }
 
     /// The arguments of `mediafs mount` for this group: the same languages, always said (without
-    /// the option the daemon takes the environment's).
-    public var mountArguments: [String] { ["--languages", languages.joined(separator: ",")] }
+    /// the option the daemon takes the environment's), and the layout.
+    public var mountArguments: [String] { ["--languages", languages.joined(separator: ","), "--layout", layout.rawValue] }
 
     /// Runs every scenario, in order, against `client` over the source at `source`; a scenario
     /// that throws is recorded as an issue naming it and the client, and the next one runs.

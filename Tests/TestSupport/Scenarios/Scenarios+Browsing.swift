@@ -5,7 +5,9 @@ import Testing
 /// Browsing: the mirror of the source, the media folders, reads, types, sizes, inode numbers,
 /// errors (MediaTreeTests, BrowsingTests).
 extension ScenarioGroup {
-    public static let browsing = ScenarioGroup(name: "browsing", languages: [], scenarios: [
+    public static let browsing = ScenarioGroup(name: "browsing", languages: [], scenarios: browsingScenarios + markersAndFaces)
+
+    static let browsingScenarios: [Scenario] = [
         Scenario("the root mirrors the source, media files as folders") { c throws in
             let root = try c.client.list("")
             let sourceNames = try FileManager.default.contentsOfDirectory(atPath: c.source)
@@ -86,10 +88,12 @@ extension ScenarioGroup {
                     }
                 }
             }
-            // The plain files (notes.txt, the empty file, the song) and the files of the media
-            // folders; nothing else outside thumbs/, chapters/, storyboard/ and tracks/.
+            // The plain files (notes.txt, the empty file, the song), the files of the media
+            // folders and the markers of each tracks/; nothing else outside thumbs/, chapters/,
+            // storyboard/ and tracks/.
             let madeFiles = ScenarioSource.mediaFiles.map { ScenarioSource.folderNames($0).filter { !MediaFolderLayout.folders.contains($0) }.count }
-            #expect(documents == 3 + madeFiles.reduce(0, +), c.at("files read"))
+            let markers = ScenarioSource.media.values.filter(\.tracks).count * MediaFolderLayout.markers.count
+            #expect(documents == 3 + madeFiles.reduce(0, +) + markers, c.at("files read"))
         },
 
         Scenario("inode numbers are stable between lookups") { c throws in
@@ -121,5 +125,5 @@ extension ScenarioGroup {
             #expect(["true", "false"].contains(try c.attributeText("user.mediafs.keyframe", of: "feature-1080p.mp4/thumbs/at-25%.png")),
                     c.at("the mount's own attribute"))
         },
-    ])
+    ]
 }

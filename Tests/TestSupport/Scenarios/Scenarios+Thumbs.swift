@@ -10,7 +10,10 @@ extension ScenarioGroup {
             let thumbs = "feature-1080p.mp4/thumbs"
             let folder = try c.client.stat(thumbs)
             #expect(folder.type == .directory && folder.permissions == 0o555, c.at(thumbs))
-            let listing = try c.listAndStat(thumbs)
+            let all = try c.listAndStat(thumbs)
+            // The markers that keep scanners out come first.
+            #expect(all.prefix(3).map(\.0.name) == MediaFolderLayout.markers, c.at(thumbs))
+            let listing = Array(all.dropFirst(3))
             #expect(listing.count == 33, c.at(thumbs))
             #expect(listing.first?.0.name == "at-00m00s.png" && listing.last?.0.name == "at-75%.png", c.at(thumbs))
             for (entry, status) in listing {

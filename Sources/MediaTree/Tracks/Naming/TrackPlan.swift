@@ -14,9 +14,10 @@ public struct TrackPlan: Codable, Sendable, Equatable {
         self.entries = entries
     }
 
-    /// A media selection group: the folder an entry is listed in.
+    /// A media selection group: the folder an entry is listed in; and the server layout's sidecar
+    /// subtitles, which a plan of their own holds (`TrackPlan(sidecarsOf:)`), listed beside the film.
     public enum Group: String, Codable, Sendable, CaseIterable {
-        case audible, legible, visual
+        case audible, legible, visual, sidecars
     }
 
     /// One file: which stream it comes from and how it is made.

@@ -1,27 +1,28 @@
 /// A BIF reader written from Roku's published specification ("BIF file format", Roku developer
 /// documentation, Trick mode), independent of `BIFLayout`: what a Roku player or Emby's web client
-/// does with the file. All integers are 32-bit little-endian.
-struct BIFReader {
-    struct Frame: Equatable {
+/// does with the file. All integers are 32-bit little-endian. Shared by the tests of `BIFLayout`
+/// and of the server layout's BIFs through a mount.
+public struct BIFReader {
+    public struct Frame: Equatable {
         /// The frame's time in milliseconds: its index timestamp times the multiplier.
-        var milliseconds: Int
-        var jpeg: [UInt8]
+        public var milliseconds: Int
+        public var jpeg: [UInt8]
     }
 
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case notBIF, version(Int), truncated, indexNotEnded, offsetsOutOfOrder, countMismatch(declared: Int, indexed: Int)
     }
 
-    var version: Int
-    var imageCount: Int
+    public var version: Int
+    public var imageCount: Int
     /// Milliseconds per timestamp unit (0 in the file means 1000).
-    var multiplier: Int
-    var reservedAllZero: Bool
-    var frames: [Frame]
+    public var multiplier: Int
+    public var reservedAllZero: Bool
+    public var frames: [Frame]
     /// The end offset the last index entry gives: the file's data end.
-    var dataEnd: Int
+    public var dataEnd: Int
 
-    init(_ bytes: [UInt8]) throws {
+    public init(_ bytes: [UInt8]) throws {
         func word(_ at: Int) throws -> Int {
             guard at + 4 <= bytes.count else { throw Failure.truncated }
             return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24

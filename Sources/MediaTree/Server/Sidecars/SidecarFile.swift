@@ -1,0 +1,81 @@
+import MediaKit
+
+/// A subtitle track of the film as a file beside it, named so that Jellyfin, Plex, Kodi, Emby and
+/// mpv each read its language and flags (`SidecarSubtitles`: `Film.eng.srt`, `Film.eng.forced.srt`,
+/// `Film.Kommentar.ger.srt`, `Film.ita.idx` and `.sub`): text as SRT, ASS and SSA as they are, PGS as
+/// `.sup`, DVD subtitles as a VobSub pair. Made by `MediaService.extractTracks`, all of a film's
+/// sidecars in one pass (`TrackPlan(sidecarsOf:)`), kept in the cache folder as track files are.
+/// Its size is known once its pass has run: listings give its name and type only until then.
+final class SidecarFile: FileNode, ServerEntry {
+    let version: MediaVersion
+    let placement: Placement?
+    let key: NodeKey
+    let entry: TrackPlan.Entry
+
+    static let kind = "sidecar"
+    static let madeKinds: [MadeKind] = [.sidecarSets]
+    static let isWarmed = true
+    /// The extensions a sidecar has (`SidecarTrack.form`).
+    static let extensions = [".srt", ".ass", ".ssa", ".sup", ".idx", ".sub", ".mks"]
+
+    private init(film: ServerFilm, file: SidecarSubtitles.File) {
+        version = film.version
+        let fileExtension = String(file.suffix[file.suffix.lastIndex(of: ".")!...])
+        entry = TrackPlan.Entry(group: .sidecars, name: TrackPlan.sidecarName(stream: file.streamIndex, fileExtension: fileExtension),
+                                streamIndex: file.streamIndex, output: file.output, language: file.storedLanguage)
+        placement = film.placement(of: film.name(file.suffix))
+        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(file.suffix)])
+    }
+
+    static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {
+        tree.sidecars(of: film.version, baseNameBytes: film.baseName.bytes.count).files.map { SidecarFile(film: film, file: $0) }
+    }
+
+    static func hasShape(suffix: Name) -> Bool {
+        guard let text = suffix.string, text.hasPrefix(".") else { return false }
+        return extensions.contains { text.hasSuffix($0) }
+    }
+
+    /// Its size where its pass is remembered or was made in an earlier mount, else its name and
+    /// type only (no pass runs for a listing).
+    func listedEntry(in tree: MediaTree) throws -> DirectoryEntry {
+        var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
+        guard let size = rememberedSize(in: tree) else {
+            attributes.size = 0
+            return DirectoryEntry(name: placement!.name, attributes: attributes, keyHash: key.stableHash, nameAndTypeOnly: true)
+        }
+        attributes.size = size
+        return DirectoryEntry(name: placement!.name, attributes: attributes, keyHash: key.stableHash)
+    }
+
+    private func rememberedSize(in tree: MediaTree) -> Int64? {
+        tree.rememberedTrackSizes(.sidecars, of: version)?[TrackSet.id(group: .sidecars, name: entry.name)]
+    }
+
+    /// Made from one version, as a `MadeFile`: stale once the source changed.
+    func current(in tree: MediaTree) throws -> any TreeNode {
+        guard try tree.currentVersion(of: version) === version else { throw TreeError.stale }
+        return self
+    }
+
+    func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
+        if let size = rememberedSize(in: tree) {
+            var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
+            attributes.size = size
+            return reply(.success(attributes))
+        }
+        tree.trackFile(entry, of: version, plan: tree.sidecarPlan(of: version), shownAs: shownAs) { [self] result in
+            reply(result.map { cached in
+                var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
+                attributes.size = cached.size
+                return attributes
+            })
+        }
+    }
+
+    func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
+        tree.openTrack(entry, of: version, plan: tree.sidecarPlan(of: version), shownAs: shownAs, reply: reply)
+    }
+
+    private var shownAs: String { version.shownBeside(placement!.name) }
+}

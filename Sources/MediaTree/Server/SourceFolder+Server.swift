@@ -1,0 +1,45 @@
+import Dispatch
+import MediaKit
+
+/// A source folder in the server layout: its entries as in the other layout, every file shown as
+/// itself (films too), and beside each film the entries of `ServerEntries.kinds`.
+///
+/// A name is the first film's where two films would make it (films in name order: `Film.mkv`
+/// before `Film.mp4`), and a source entry's where the source has it (a film's own `Film.nfo`,
+/// a sidecar of its own): the two ways of reaching an entry, listing and lookup, agree on that.
+extension SourceFolder {
+    /// The entries beside the films of this folder, whose names are `names` (all of them, sorted).
+    /// Probes the films not probed yet, several at a time; makes nothing.
+    func serverEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
+        let candidates = names.filter(MediaNames.isCandidate)
+        let found = UnsafeMutableBufferPointer<[any ServerEntry]>.allocate(capacity: candidates.count)
+        found.initialize(repeating: [])
+        defer { found.deallocate() }
+        let box = UncheckedBox(found)
+        DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
+            guard let film = tree.serverFilm(at: path.appending(candidates[i]), folder: key) else { return }
+            box.value[i] = ServerEntries.kinds.flatMap { $0.listed(beside: film, tree: tree) }
+        }
+        var taken = Set(names)
+        var entries: [DirectoryEntry] = []
+        for entry in found.joined() {
+            guard let name = entry.placement?.name, taken.insert(name).inserted,
+                  let listed = try? entry.listedEntry(in: tree) else { continue }
+            entries.append(listed)
+        }
+        return entries
+    }
+
+    /// The entry beside a film of this folder called `name` (not a source entry's name): probes
+    /// only the films whose base name `name` starts with (`FolderNames.films(beside:)`).
+    func serverEntry(named name: Name, in tree: MediaTree) -> (any TreeNode)? {
+        guard let names = tree.folderNames(of: path), !names.all.contains(name) else { return nil }
+        for file in names.films(beside: name) {
+            guard let film = tree.serverFilm(at: path.appending(file), folder: key) else { continue }
+            for kind in ServerEntries.kinds {
+                if let found = kind.resolve(name, beside: film, tree: tree) { return found }
+            }
+        }
+        return nil
+    }
+}
