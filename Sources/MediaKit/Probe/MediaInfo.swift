@@ -9,13 +9,6 @@ public struct MediaInfo: Codable, Sendable, Equatable {
     /// The container's metadata (title, artist, comment, …), keys as stored.
     public var tags: [String: String]
 
-    public init(container: Container, streams: [Stream], chapters: [Chapter], tags: [String: String]) {
-        self.container = container
-        self.streams = streams
-        self.chapters = chapters
-        self.tags = tags
-    }
-
     public struct Container: Codable, Sendable, Equatable {
         /// libavformat's short name(s) of the demuxer, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
         public var format: String

@@ -4,10 +4,8 @@ import MediaKit
 /// folder itself (KDE through `.directory`, mpv's and Jellyfin's folder images, Windows Explorer):
 /// the cover where there is one (a JPEG one byte for byte, another converted), else the
 /// representative frame (`RepresentativeFrameRecipe`). For a media folder with either.
-final class FolderPictureFile: PictureFile, MediaFolderEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class FolderPictureFile: PictureFile, MediaFolderEntry, VersionNode {
+    let spot: VersionSpot
     let recipe: FolderPictureRecipe
 
     static let kind = "folder-picture"
@@ -16,10 +14,8 @@ final class FolderPictureFile: PictureFile, MediaFolderEntry {
     static let warmedNames: [Name] = [name]
 
     private init(version: MediaVersion, recipe: FolderPictureRecipe, placement: Placement) {
-        self.version = version
+        spot = VersionSpot(madeFile: Self.kind, of: version, at: placement, names: [Self.name])
         self.recipe = recipe
-        self.placement = placement
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Self.name])
     }
 
     /// The picture of `version`'s folder, or nil: no cover, no moving video.

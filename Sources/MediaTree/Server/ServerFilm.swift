@@ -30,6 +30,12 @@ struct ServerFilm: Sendable {
 
     /// Where an entry beside the film called `name` is listed.
     func placement(of name: Name) -> Placement { Placement(parent: folder, name: name) }
+
+    /// Where a made file beside the film, called the base name and `suffix`, stands: numbered per
+    /// version by its suffix, so that a renamed film's entries keep their numbers' rule.
+    func spot(madeFile kind: String, suffix: String) -> VersionSpot {
+        VersionSpot(madeFile: kind, of: version, at: placement(of: name(suffix)), names: [Name(suffix)])
+    }
 }
 
 extension MediaTree {

@@ -4,13 +4,13 @@ import MediaKit
 /// at an exact size known from the layout (`StoryboardLayout.encodedSize(sheet:)`).
 final class StoryboardSheetFile: PictureFile, VersionNode {
     let spot: VersionSpot
-    let recipe: StoryboardSheetRecipe
+    let recipe: TileSheetRecipe
 
     static let kind = "storyboard-sheet"
 
     init(folder: StoryboardFolder, sheet: Int) {
         spot = VersionSpot(madeFile: Self.kind, named: Name(folder.layout.sheetName(sheet)), in: folder)
-        recipe = StoryboardSheetRecipe(layout: folder.layout, sheet: sheet)
+        recipe = TileSheetRecipe(storyboard: folder.layout, sheet: sheet)
     }
 
     var shownAs: String { "\(version.shownAs)/\(StoryboardFolder.name)/\(placement!.name)" }

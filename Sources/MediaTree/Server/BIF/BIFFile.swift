@@ -5,10 +5,8 @@ import MediaKit
 /// of the film's trickplay (the keyframe nearest each interval's start, `BIFLayout(frames:)`).
 /// Its exact size is known from the probe; it is served by offset (`BIFContent`): the header and
 /// index from the layout, the frames made in runs as reads reach them.
-final class BIFFile: MadeFile, ServerEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class BIFFile: MadeFile, ServerEntry, VersionNode {
+    let spot: VersionSpot
     let storyboard: StoryboardLayout
     let layout: BIFLayout
 
@@ -17,12 +15,10 @@ final class BIFFile: MadeFile, ServerEntry {
     static let isWarmed = true
 
     private init(film: ServerFilm, storyboard: StoryboardLayout, layout: BIFLayout) {
-        version = film.version
         self.storyboard = storyboard
         self.layout = layout
         let suffix = ServerNames.bifSuffix(width: storyboard.request.tileWidth, intervalMilliseconds: layout.intervalMilliseconds)
-        placement = film.placement(of: film.name(suffix))
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(suffix)])
+        spot = film.spot(madeFile: Self.kind, suffix: suffix)
     }
 
     static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {

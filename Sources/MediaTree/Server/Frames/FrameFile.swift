@@ -4,10 +4,8 @@ import MediaKit
 /// backdrop Plex, Kodi and Jellyfin read, and `Film-thumb.jpg`, Jellyfin's landscape thumbnail.
 /// Made by `MediaService.thumbnail` (keyframes). `user.mediafs.time` and `user.mediafs.keyframe`
 /// tell which frame it shows (asking makes it).
-final class FrameFile: PictureFile, ServerEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class FrameFile: PictureFile, ServerEntry, VersionNode {
+    let spot: VersionSpot
     let recipe: RepresentativeFrameRecipe
 
     static let kind = "frame"
@@ -15,10 +13,8 @@ final class FrameFile: PictureFile, ServerEntry {
     static let isWarmed = true
 
     private init(film: ServerFilm, suffix: String, recipe: RepresentativeFrameRecipe) {
-        version = film.version
+        spot = film.spot(madeFile: Self.kind, suffix: suffix)
         self.recipe = recipe
-        placement = film.placement(of: film.name(suffix))
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(suffix)])
     }
 
     static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {
@@ -37,7 +33,7 @@ final class FrameFile: PictureFile, ServerEntry {
     func extendedAttribute(_ name: String, in tree: MediaTree, reply: @escaping Reply<[UInt8]>) {
         made(in: tree) { result in
             reply(result.map { made in
-                Array((name == "user.mediafs.time" ? TimeText.decimalText(made.frame?.time ?? 0)
+                Array((name == "user.mediafs.time" ? NameTime.decimalText(made.frame?.time ?? 0)
                     : (made.frame?.isKeyframe == true ? "true" : "false")).utf8)
             })
         }

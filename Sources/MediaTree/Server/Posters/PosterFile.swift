@@ -5,20 +5,16 @@ import MediaKit
 /// Jellyfin), with the cover's own extension (`Film.png` for a PNG cover; a cover in another
 /// format is converted to JPEG). A film without a cover has none: the servers' scrapers fetch one.
 /// Made by `MediaService.coverArt` (the stored picture, as the other layout's `cover.jpg`).
-final class PosterFile: PictureFile, ServerEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class PosterFile: PictureFile, ServerEntry, VersionNode {
+    let spot: VersionSpot
     let recipe: PictureRecipe
 
     static let kind = "poster"
     static let madeKinds: [MadeKind] = [.covers]
 
     private init(film: ServerFilm, suffix: String, plan: ImagePlan) {
-        version = film.version
+        spot = film.spot(madeFile: Self.kind, suffix: suffix)
         recipe = PictureRecipe(plan: plan)
-        placement = film.placement(of: film.name(suffix))
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(suffix)])
     }
 
     static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {

@@ -6,10 +6,8 @@ import MediaKit
 /// `.sup`, DVD subtitles as a VobSub pair. Made by `MediaService.extractTracks`, all of a film's
 /// sidecars in one pass (`TrackPlan(sidecarsOf:)`), kept in the cache folder as track files are.
 /// Its size is known once its pass has run: listings give its name and type only until then.
-final class SidecarFile: FileNode, ServerEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class SidecarFile: FileNode, ServerEntry, VersionNode {
+    let spot: VersionSpot
     let entry: TrackPlan.Entry
 
     static let kind = "sidecar"
@@ -19,12 +17,10 @@ final class SidecarFile: FileNode, ServerEntry {
     static let extensions = [".srt", ".ass", ".ssa", ".sup", ".idx", ".sub", ".mks"]
 
     private init(film: ServerFilm, file: SidecarSubtitles.File) {
-        version = film.version
+        spot = film.spot(madeFile: Self.kind, suffix: file.suffix)
         let fileExtension = String(file.suffix[file.suffix.lastIndex(of: ".")!...])
         entry = TrackPlan.Entry(group: .sidecars, name: TrackPlan.sidecarName(stream: file.streamIndex, fileExtension: fileExtension),
                                 streamIndex: file.streamIndex, output: file.output, language: file.storedLanguage)
-        placement = film.placement(of: film.name(file.suffix))
-        key = NodeKey(madeFile: Self.kind, version: version, names: [Name(file.suffix)])
     }
 
     static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {

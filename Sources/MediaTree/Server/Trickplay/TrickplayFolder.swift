@@ -5,10 +5,8 @@ import MediaKit
 /// (`320 - 10x10/`, `TrickplayGridFolder`) of sheets `0.jpg`, `1.jpg`, … (`TrickplayLayout`). Tiles
 /// every `--storyboard-interval` seconds, `--storyboard-width` wide (the video's width where that
 /// is smaller, even), `--storyboard-grid` to a sheet: the storyboard's. Listing makes nothing.
-final class TrickplayFolder: ImmediateListing, ServerEntry {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class TrickplayFolder: ImmediateListing, ServerEntry, VersionNode {
+    let spot: VersionSpot
     let layout: TrickplayLayout
 
     static let kind = "trickplay"
@@ -17,10 +15,8 @@ final class TrickplayFolder: ImmediateListing, ServerEntry {
     static let suffix = ".trickplay"
 
     private init(version: MediaVersion, layout: TrickplayLayout, placement: Placement) {
-        self.version = version
+        spot = VersionSpot(folder: Self.kind, of: version, at: placement)
         self.layout = layout
-        self.placement = placement
-        key = NodeKey(kind: Self.kind, path: version.path)
     }
 
     /// The trickplay of `version` with the mount's storyboard settings; nil without one (no moving

@@ -2,10 +2,8 @@ import MediaKit
 
 /// The folder of a film's trickplay sheets, named for the tile width and the grid (`320 - 10x10/`,
 /// `TrickplayLayout.folderName`): `0.jpg`, `1.jpg`, …, every one the full grid, the last too.
-final class TrickplayGridFolder: ImmediateListing {
-    let version: MediaVersion
-    let placement: Placement?
-    let key: NodeKey
+final class TrickplayGridFolder: ImmediateListing, VersionNode {
+    let spot: VersionSpot
     let layout: TrickplayLayout
     /// `Film.trickplay`, for log lines.
     let trickplayName: Name
@@ -13,11 +11,10 @@ final class TrickplayGridFolder: ImmediateListing {
     static let kind = "trickplay-grid"
 
     init(folder: TrickplayFolder) {
-        version = folder.version
         layout = folder.layout
         trickplayName = folder.placement!.name
-        placement = Placement(parent: folder.key, name: Name(folder.layout.folderName))
-        key = NodeKey(kind: Self.kind, path: version.path, names: [Name(folder.layout.folderName)])
+        let name = Name(folder.layout.folderName)
+        spot = VersionSpot(folder: Self.kind, of: folder.version, at: Placement(parent: folder.key, name: name), names: [name])
     }
 
     /// The grid folder of `version`'s trickplay with the mount's settings, where its name is still this one.
