@@ -169,7 +169,8 @@ def whole_folder(bench, src, out):
     """The whole listed thumbs/ of the film copied from a fresh mount, against one ffmpeg pass
     with the fps filter making the same periodic frames."""
     with bench.mount(bench.media, "thumbs-all") as m:
-        names = os.listdir(m.path(FILM, "thumbs"))
+        # The thumbnails; not the scanner markers (.ignore, ...).
+        names = [n for n in os.listdir(m.path(FILM, "thumbs")) if not n.startswith(".")]
     listed = len(names)
     periodic = sorted(t for t in map(seconds_of, names) if t is not None)
     interval = periodic[1] - periodic[0]
