@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 import TestSupport
 
 /// A private `smbd` serving one folder as `//127.0.0.1/share` to guests, for the tests: its
@@ -78,6 +79,16 @@ final class SambaServer {
           store dos attributes = no
 
         """
+    }
+
+    /// A server started as `init` does, or the running test cancelled (not failed) where smbd
+    /// cannot start on this machine.
+    static func startedOrCancelled(folder: String, share: String, guest: String = "nobody") throws -> SambaServer {
+        do {
+            return try SambaServer(folder: folder, share: share, guest: guest)
+        } catch let error as Unavailable {
+            try Test.cancel("smbd cannot start: \(error)")
+        }
     }
 
     /// Starts smbd in the foreground over `share` and waits, at most `timeout` seconds, until it

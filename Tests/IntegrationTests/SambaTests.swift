@@ -25,12 +25,7 @@ import TestSupport
         let fetched = try folder.makeFolder("fetched")
         try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("mediafs.log"),
                        arguments: ["-o", "allow_other"]) { mount in
-            let server: SambaServer
-            do {
-                server = try SambaServer(folder: try folder.makeFolder("smb"), share: mount.point)
-            } catch let error as SambaServer.Unavailable {
-                try Test.cancel("smbd cannot start: \(error)")
-            }
+            let server = try SambaServer.startedOrCancelled(folder: try folder.makeFolder("smb"), share: mount.point)
             defer { server.stop() }
 
             // Listing over SMB makes no image (with `ea support = no`, smbd does not read the
@@ -87,12 +82,7 @@ import TestSupport
         let users = try TestUsers("s")
         defer { users.remove() }
         try PermissionsTests.withFilms("samba-permissions", users) { _, folder, mount in
-            let server: SambaServer
-            do {
-                server = try SambaServer(folder: try folder.makeFolder("smb"), share: mount.point, guest: users.member)
-            } catch let error as SambaServer.Unavailable {
-                try Test.cancel("smbd cannot start: \(error)")
-            }
+            let server = try SambaServer.startedOrCancelled(folder: try folder.makeFolder("smb"), share: mount.point, guest: users.member)
             defer { server.stop() }
             let fetched = try folder.makeFolder("fetched")
             let names = ["info.json", "thumbs/at-12.5s.png", "chapters/chapters.txt", "contact-sheet.jpg", "storyboard/storyboard.vtt"]

@@ -145,12 +145,7 @@ import TestSupport
     func filesFetchedOverSMBAreWhole() throws {
         try Self.withServerFilm("server-samba", arguments: ["-o", "allow_other"]) { folder, mount in
             #expect(chmod(folder.path, 0o711) == 0)
-            let server: SambaServer
-            do {
-                server = try SambaServer(folder: try folder.makeFolder("smb"), share: mount.point)
-            } catch let error as SambaServer.Unavailable {
-                try Test.cancel("smbd cannot start: \(error)")
-            }
+            let server = try SambaServer.startedOrCancelled(folder: try folder.makeFolder("smb"), share: mount.point)
             defer { server.stop() }
             let fetched = try folder.makeFolder("fetched")
             let fetch = expectSuccess(try server.client("prompt; recurse; mget *", directory: fetched))
