@@ -12,17 +12,14 @@ extension SourceFolder {
     /// Probes the films not probed yet, several at a time; makes nothing.
     func serverEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
         let candidates = names.filter(MediaNames.isCandidate)
-        let found = UnsafeMutableBufferPointer<[any ServerEntry]>.allocate(capacity: candidates.count)
-        found.initialize(repeating: [])
-        defer { found.deallocate() }
-        let box = UncheckedBox(found)
+        let found = ParallelResults<[any ServerEntry]>(count: candidates.count, repeating: [])
         DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
             guard let film = tree.serverFilm(at: path.appending(candidates[i]), folder: key) else { return }
-            box.value[i] = ServerEntries.kinds.flatMap { $0.listed(beside: film, tree: tree) }
+            found.set(i, to: ServerEntries.kinds.flatMap { $0.listed(beside: film, tree: tree) })
         }
         var taken = Set(names)
         var entries: [DirectoryEntry] = []
-        for entry in found.joined() {
+        for entry in found.all.joined() {
             guard let name = entry.placement?.name, taken.insert(name).inserted,
                   let listed = try? entry.listedEntry(in: tree) else { continue }
             entries.append(listed)

@@ -53,22 +53,13 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
 
     /// The source's entries called `names`, each as the node it is.
     private func sourceEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
-        let listed = UnsafeMutableBufferPointer<DirectoryEntry?>.allocate(capacity: names.count)
-        listed.initialize(repeating: nil)
-        defer { listed.deallocate() }
-        let box = UncheckedBox(listed)
+        let listed = ParallelResults<DirectoryEntry?>(count: names.count, repeating: nil)
         EntryFanOut.forEach(names.count) { [names, path, key] i in
             // Folders, plain files and media folders: their attributes need no work but the probe.
             guard let node = tree.sourceNode(at: path.appending(names[i]), parent: key) as? any ImmediateAttributes,
                   let attributes = try? node.attributes(in: tree) else { return }
-            box.value[i] = DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash)
+            listed.set(i, to: DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash))
         }
-        return listed.compactMap { $0 }
+        return listed.all.compactMap { $0 }
     }
-}
-
-/// Lets the calls of a fan-out write disjoint slots of one buffer.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
