@@ -19,18 +19,30 @@ public final class KeptListing: Sendable {
     /// Where the listing holds while the source is as it was; nil for one made anew each time.
     let source: ListingSource?
 
-    /// One entry, in listing order.
+    /// One entry, in listing order: 24 bytes (its name ends where the next one starts).
     private struct Slot {
         /// The entry's `NodeKey.stableHash`, from which its number and node are found again.
         var keyHash: UInt64
         var size: Int64
         /// Where its name lies in `names` (its NUL after it).
         var nameStart: UInt32
-        var nameLength: UInt32
-        /// Its other attributes: 0 for `firstShared`, else 1 + an index in `moreShared`.
-        var shared: UInt32
-        /// Known by name and type only (a track whose pass is not remembered).
-        var nameAndTypeOnly: Bool
+        /// Its other attributes (0 for `firstShared`, else 1 + an index in `moreShared`) in the low
+        /// 31 bits; the top bit says it is known by name and type only (a track whose pass is not
+        /// remembered).
+        var sharedAndFlag: UInt32
+
+        private static var nameAndTypeOnlyBit: UInt32 { 1 << 31 }
+
+        init(keyHash: UInt64, size: Int64, nameStart: Int, shared: Int, nameAndTypeOnly: Bool) {
+            precondition(shared < Int(Self.nameAndTypeOnlyBit) && nameStart <= Int(UInt32.max))
+            self.keyHash = keyHash
+            self.size = size
+            self.nameStart = UInt32(nameStart)
+            sharedAndFlag = UInt32(shared) | (nameAndTypeOnly ? Self.nameAndTypeOnlyBit : 0)
+        }
+
+        var shared: Int { Int(sharedAndFlag & ~Self.nameAndTypeOnlyBit) }
+        var nameAndTypeOnly: Bool { sharedAndFlag & Self.nameAndTypeOnlyBit != 0 }
     }
 
     private let names: [UInt8]
@@ -60,9 +72,8 @@ public final class KeptListing: Sendable {
                 sharedIndex[SharedAttributes(attributes)] = UInt32(shared.count - 1)
                 return UInt32(shared.count - 1)
             }()
-            slots.append(Slot(keyHash: entry.keyHash, size: entry.attributes.size, nameStart: UInt32(names.count),
-                              nameLength: UInt32(entry.name.bytes.count), shared: index,
-                              nameAndTypeOnly: entry.nameAndTypeOnly))
+            slots.append(Slot(keyHash: entry.keyHash, size: entry.attributes.size, nameStart: names.count,
+                              shared: Int(index), nameAndTypeOnly: entry.nameAndTypeOnly))
             names += entry.name.bytes
             names.append(0)
         }
@@ -80,16 +91,20 @@ public final class KeptListing: Sendable {
     /// The key hash of the entry at `index`.
     func keyHash(at index: Int) -> UInt64 { slots[index].keyHash }
 
+    /// Where the name of the entry at `index` lies in `names`, without its NUL.
+    private func nameBytes(at index: Int) -> Range<Int> {
+        let end = index + 1 < slots.count ? Int(slots[index + 1].nameStart) : names.count
+        return Int(slots[index].nameStart)..<(end - 1)
+    }
+
     /// The name of the entry at `index`.
     func name(at index: Int) -> Name {
-        let slot = slots[index]
-        return Name(bytes: Array(names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameLength)]))
+        Name(bytes: Array(names[nameBytes(at: index)]))
     }
 
     /// Whether the name at `index` is `name`, compared where it lies.
     func hasName(_ name: Name, at index: Int) -> Bool {
-        let slot = slots[index]
-        return names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameLength)].elementsEqual(name.bytes)
+        names[nameBytes(at: index)].elementsEqual(name.bytes)
     }
 
     /// Calls `body` with the name at `index` as the NUL-terminated C string it is stored as.
@@ -102,7 +117,7 @@ public final class KeptListing: Sendable {
     /// The attributes of the entry at `index`, numbered `number`.
     func attributes(at index: Int, number: UInt64) -> Attributes {
         let slot = slots[index]
-        var attributes = slot.shared == 0 ? firstShared! : moreShared[Int(slot.shared) - 1]
+        var attributes = slot.shared == 0 ? firstShared! : moreShared[slot.shared - 1]
         attributes.inode = number
         attributes.size = slot.size
         return attributes

@@ -19,45 +19,46 @@ import Synchronization
 /// their node is made from the listing's name when the kernel asks for it (`NumberedTree.node`).
 final class NodeTable: Sendable {
     /// Kept small, as there is one per entry the kernel holds (a library's `ls -lR` gives it hundreds
-    /// of thousands): where it was named is one reference, and what a few entries hold beyond that
-    /// (a node, a folder's listing, a file's last opened version) is one more.
+    /// of thousands): 24 bytes, where it was named being one reference; the few entries that hold
+    /// more (a node, a folder's listing, a file's last opened version) hold it in that reference's
+    /// place, with where they were named.
     struct Entry {
         let keyHash: UInt64
         fileprivate var named: Named
-        fileprivate var held: Held?
         fileprivate(set) var lookups: UInt32 = 0
         /// The entry's index in the listing that named it.
         fileprivate var index: UInt32 = 0
 
-        fileprivate init(keyHash: UInt64, named: Named, index: Int = 0, held: Held? = nil) {
+        fileprivate init(keyHash: UInt64, named: Named, index: Int = 0) {
             self.keyHash = keyHash
             self.named = named
             self.index = UInt32(index)
-            self.held = held
         }
 
         /// Where the kernel was given the number.
         var origin: Origin {
-            switch named {
+            switch named.unheld {
             case .root: .root
             case .listed(let listing): .listed(listing, Int(index))
             case .lookedUp(let name): .lookedUp(parent: name.parent, name: name.name, path: name.path)
-            case .tombstone: .tombstone
+            case .tombstone, .holding: .tombstone
             }
         }
 
         /// Made when first needed: looked up, opened, listed as a folder.
-        var node: (any TreeNode)? { held?.node }
+        var node: (any TreeNode)? { named.held?.node }
         /// A folder's listing, given again while its source is unchanged.
-        var listing: KeptListing? { held?.listing }
+        var listing: KeptListing? { named.held?.listing }
         /// A file's source version at its last open (`FileContent.version`).
-        var opened: FileIdentity? { held?.opened }
+        var opened: FileIdentity? { named.held?.opened }
 
         var isTombstone: Bool { if case .tombstone = named { true } else { false } }
 
         fileprivate mutating func hold(node: (any TreeNode)?? = nil, listing: KeptListing?? = nil,
                                        opened: FileIdentity?? = nil) {
-            held = Held(node: node ?? self.node, listing: listing ?? self.listing, opened: opened ?? self.opened)
+            let held = Held(named: named.unheld, node: node ?? self.node, listing: listing ?? self.listing,
+                            opened: opened ?? self.opened)
+            named = held.holdsAnything ? .holding(held) : held.named
         }
     }
 
@@ -73,11 +74,16 @@ final class NodeTable: Sendable {
         case tombstone
     }
 
-    /// `Origin` as an entry stores it: one reference.
+    /// `Origin` as an entry stores it, and what it holds: one reference.
     fileprivate enum Named {
         case root, tombstone
         case listed(KeptListing)
         case lookedUp(LookedUpName)
+        /// Where it was named (never `.holding`) and what it holds.
+        case holding(Held)
+
+        var held: Held? { if case .holding(let held) = self { held } else { nil } }
+        var unheld: Named { held?.named ?? self }
     }
 
     fileprivate final class LookedUpName: Sendable {
@@ -91,23 +97,30 @@ final class NodeTable: Sendable {
         }
     }
 
-    /// What an entry holds beyond its name, replaced whole when it changes.
+    /// Where an entry was named and what it holds beyond that, replaced whole when it changes.
     fileprivate final class Held: Sendable {
+        let named: Named
         let node: (any TreeNode)?
         let listing: KeptListing?
         let opened: FileIdentity?
-        init(node: (any TreeNode)?, listing: KeptListing?, opened: FileIdentity?) {
+        init(named: Named, node: (any TreeNode)?, listing: KeptListing?, opened: FileIdentity?) {
+            self.named = named
             self.node = node
             self.listing = listing
             self.opened = opened
         }
+
+        var holdsAnything: Bool { node != nil || listing != nil || opened != nil }
     }
 
-    private let entries: Mutex<[UInt64: Entry]>
+    private let entries: Mutex<NumberSlots<Entry>>
 
     init(root: any TreeNode) {
-        entries = Mutex([NodeKey.rootNumber: Entry(keyHash: root.key.stableHash, named: .root,
-                                                   held: Held(node: root, listing: nil, opened: nil))])
+        var entries = NumberSlots(vacant: Entry(keyHash: 0, named: .tombstone))
+        var entry = Entry(keyHash: root.key.stableHash, named: .root)
+        entry.hold(node: root)
+        entries.set(NodeKey.rootNumber, to: entry)
+        self.entries = Mutex(entries)
     }
 
     // MARK: - Numbering
@@ -122,7 +135,7 @@ final class NodeTable: Sendable {
             let number = Self.place(key.stableHash, in: &table) {
                 Entry(keyHash: key.stableHash, named: .lookedUp(LookedUpName(parent: parent, name: name, path: key.path)))
             }
-            table[number]!.count(lookups)
+            table.modify(number) { $0.count(lookups) }
             return number
         }
     }
@@ -133,14 +146,14 @@ final class NodeTable: Sendable {
         let hash = listing.keyHash(at: index)
         return entries.withLock { table in
             let number = Self.place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
-            table[number]!.count(1)
+            table.modify(number) { $0.count(1) }
             return number
         }
     }
 
     /// The number of the entry for `keyHash`, made by `make` where there is none: the first free
     /// number from the one the key asks for, past numbers other keys hold.
-    private static func place(_ keyHash: UInt64, in table: inout [UInt64: Entry], make: () -> Entry) -> UInt64 {
+    private static func place(_ keyHash: UInt64, in table: inout NumberSlots<Entry>, make: () -> Entry) -> UInt64 {
         var number = NodeKey.number(forHash: keyHash)
         var free: UInt64?
         while let entry = table[number] {
@@ -152,7 +165,7 @@ final class NodeTable: Sendable {
             number = next(number)
         }
         let chosen = free ?? number
-        table[chosen] = make()
+        table.set(chosen, to: make())
         return chosen
     }
 
@@ -173,7 +186,7 @@ final class NodeTable: Sendable {
     }
 
     private func count(_ number: UInt64, _ lookups: UInt64) -> UInt64 {
-        entries.withLock { $0[number]?.count(lookups) }
+        entries.withLock { _ = $0.modify(number) { $0.count(lookups) } }
         return number
     }
 
@@ -185,16 +198,12 @@ final class NodeTable: Sendable {
         entries.withLock { table in
             guard let entry = table[number], !entry.isTombstone else { return }
             guard UInt64(entry.lookups) <= count else {
-                table[number]!.lookups -= UInt32(count)
+                table.modify(number) { $0.lookups -= UInt32(count) }
                 return
             }
             // Where the run of taken numbers goes on, an entry past this one may have wanted this
             // number or an earlier one: it must still be found from there.
-            if table[Self.next(number)] != nil {
-                table[number] = Entry(keyHash: 0, named: .tombstone)
-            } else {
-                table[number] = nil
-            }
+            table.set(number, to: table[Self.next(number)] != nil ? Entry(keyHash: 0, named: .tombstone) : nil)
         }
     }
 
@@ -208,23 +217,25 @@ final class NodeTable: Sendable {
     /// Keeps `node`, made for the entry numbered `number`, if the entry is still of its key.
     func hold(_ node: any TreeNode, for number: UInt64) {
         entries.withLock { table in
-            guard table[number]?.keyHash == node.key.stableHash else { return }
-            table[number]!.hold(node: node)
+            table.modify(number) { entry in
+                if entry.keyHash == node.key.stableHash { entry.hold(node: node) }
+            }
         }
     }
 
     /// Keeps `listing` as the folder's listing.
     func keep(_ listing: KeptListing, for number: UInt64) {
-        entries.withLock { $0[number]?.hold(listing: listing) }
+        entries.withLock { _ = $0.modify(number) { $0.hold(listing: listing) } }
     }
 
     /// Records that `number` is opened at `version`; whether its previous open was at the same one.
     func open(_ number: UInt64, at version: FileIdentity) -> Bool {
         entries.withLock { table in
-            guard let entry = table[number] else { return false }
-            if entry.opened == version { return true }
-            table[number]!.hold(opened: version)
-            return false
+            table.modify(number) { entry in
+                if entry.opened == version { return true }
+                entry.hold(opened: version)
+                return false
+            } ?? false
         }
     }
 
@@ -233,20 +244,22 @@ final class NodeTable: Sendable {
         entries.withLock { UInt64($0[number]?.lookups ?? 0) }
     }
 
-    /// Calls `body` with every entry under the lock; `body` may change them (a source change
-    /// forgets versions and listings). It must not call back into the table.
-    func update(_ body: (inout [UInt64: Entry]) -> Void) {
-        entries.withLock { body(&$0) }
+    /// Calls `body` with every number and entry under the lock; `body` may change the entry (a
+    /// source change forgets versions and listings). It must not call back into the table.
+    func updateEach(_ body: (UInt64, inout Entry) -> Void) {
+        entries.withLock { $0.updateEach(body) }
     }
 
     /// How many numbers the table holds, and how many folders' listings it keeps.
     var counts: (numbers: Int, listings: Int) {
         entries.withLock { table in
-            table.values.reduce(into: (0, 0)) { counts, entry in
+            var counts = (numbers: 0, listings: 0)
+            table.forEach { entry in
                 guard !entry.isTombstone else { return }
-                counts.0 += 1
-                if entry.listing?.isLasting == true { counts.1 += 1 }
+                counts.numbers += 1
+                if entry.listing?.isLasting == true { counts.listings += 1 }
             }
+            return counts
         }
     }
 }
@@ -259,7 +272,7 @@ extension NodeTable.Entry {
 
     /// Forgets the version last opened and the listing kept (a source change).
     mutating func forgetState() {
-        guard held != nil else { return }
+        guard named.held != nil else { return }
         hold(listing: .some(nil), opened: .some(nil))
     }
 }

@@ -31,14 +31,13 @@ extension NumberedTree {
             }
             folders.append((path, table.existingNumber(for: MediaTree.folderKey(path)) != nil))
         }
-        table.update { entries in
-            for (number, entry) in entries where number != NodeKey.rootNumber {
-                guard changes.everything || folders.contains(where: { Self.isMade(entry, from: $0.path, subtree: $0.subtree) })
-                else { continue }
-                if let (parent, name) = Self.placement(of: entry) { add(.entry(parent: parent, name: name)) }
-                add(.inode(number))
-                entries[number]!.forgetState()
-            }
+        table.updateEach { number, entry in
+            guard number != NodeKey.rootNumber,
+                  changes.everything || folders.contains(where: { Self.isMade(entry, from: $0.path, subtree: $0.subtree) })
+            else { return }
+            if let (parent, name) = Self.placement(of: entry) { add(.entry(parent: parent, name: name)) }
+            add(.inode(number))
+            entry.forgetState()
         }
         return found
     }
