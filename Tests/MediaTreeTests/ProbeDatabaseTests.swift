@@ -4,6 +4,7 @@ import Foundation
 import Logging
 @testable import MediaKit
 @testable import MediaTree
+import TestSupport
 import Testing
 
 /// A cache folder of a test's own, removed afterwards.
@@ -77,11 +78,29 @@ final class CacheFolderFixture {
             probes.store(.info(Self.info(duration: Double(i % 100))), for: identity)
             _ = probes.kept(identity)
         }
+        second.flush()
         for i in 0..<100 {
             let identity = FileIdentity(device: 1, inode: UInt64(i), size: 10, modificationNanoseconds: 0)
             #expect(first.kept(identity) == .info(Self.info(duration: Double(i))))
         }
         #expect(try first.count() == 100)
+    }
+
+    /// Probes stored are read back at once from memory, written together at a flush, and written
+    /// without one once a batch is full.
+    @Test func storedProbesAreReadAtOnceAndWrittenInBatches() throws {
+        let folder = CacheFolderFixture()
+        let probes = ProbeDatabase(database: try folder.database())
+        let other = ProbeDatabase(database: try folder.database())
+        func identity(_ i: Int) -> FileIdentity { FileIdentity(device: 7, inode: UInt64(i), size: 10, modificationNanoseconds: 0) }
+        for i in 0..<10 { probes.store(.info(Self.info(duration: Double(i))), for: identity(i)) }
+        #expect((0..<10).allSatisfy { probes.kept(identity($0)) == .info(Self.info(duration: Double($0))) })
+        probes.flush()
+        #expect((0..<10).allSatisfy { other.kept(identity($0)) == .info(Self.info(duration: Double($0))) })
+        let full = (10..<(10 + ProbeDatabase.batchSize))
+        for i in full { probes.store(.info(Self.info(duration: 1)), for: identity(i)) }
+        let written = Wait.until(30, poll: 0.02) { full.allSatisfy { other.kept(identity($0)) != nil } }
+        #expect(written, "a full batch is written without a flush")
     }
 
     @Test func aDamagedDatabaseIsMadeAnew() throws {
@@ -113,6 +132,7 @@ final class CacheFolderFixture {
         _ = try first.numbered.list(NodeKey.rootNumber)
         _ = try first.lookup("feature-1080p.mp4/info.json")
         #expect(first.media.total > 0)
+        first.tree.flushCaches()  // as the daemon does when it unmounts
         let second = TreeFixture(source: first.source, settings: settings)
         _ = try second.numbered.list(NodeKey.rootNumber)
         _ = try second.lookup("feature-1080p.mp4/info.json")

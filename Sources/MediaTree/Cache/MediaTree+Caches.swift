@@ -22,6 +22,7 @@ extension MediaTree {
     /// Writes what the caches hold in memory only (their counters). Call before the process ends.
     public func flushCaches() {
         writeListingFacts()
+        probeDatabase?.flush()
         probeDatabase?.database.flush()
     }
 }
