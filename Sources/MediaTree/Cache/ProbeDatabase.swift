@@ -65,7 +65,9 @@ public final class ProbeDatabase: Sendable {
             waiting[identity] = kept
             return waiting.count
         }
-        if count >= Self.batchSize {
+        // Once per batch: at its first probe (the delay) and when it fills (stores past that, before
+        // the flush takes them, go with it).
+        if count == Self.batchSize {
             DispatchQueue.global(qos: .utility).async { [weak self] in self?.flush() }
         } else if count == 1 {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.batchDelay) { [weak self] in self?.flush() }
