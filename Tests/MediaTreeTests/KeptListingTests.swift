@@ -89,4 +89,20 @@ import TestSupport
         #expect(sized.entries.allSatisfy { !$0.nameAndTypeOnly && $0.attributes.size > 0 })
         #expect(fixture.numbered.table.entry(audible.inode)?.listing === sized)
     }
+
+    /// Once a group's sizes are learnt and written, listing it again (the pass remembered) queues
+    /// nothing more to write.
+    @Test func aTrackGroupListedAgainLearnsNothingNew() throws {
+        let cache = try TempFolder("learnt-tracks")
+        defer { cache.remove() }
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
+        let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
+        let names = try #require(fixture.numbered.listingAtOnce(audible.inode)).get()
+        _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
+        let folder = try #require(try fixture.numbered.node(audible.inode) as? any MediaSubfolder)
+        #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
+        fixture.tree.writeListingFacts()
+        #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
+        #expect(fixture.tree.factsToWrite.withLock { $0.isEmpty }, "the sizes were known: nothing new to write")
+    }
 }

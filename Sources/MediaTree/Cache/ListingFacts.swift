@@ -39,13 +39,16 @@ final class ListingFacts: Sendable {
     func takeChange() -> Bool { changed.exchange(false, ordering: .relaxed) }
 
     /// Updates the facts with what `learn` adds; a change marks them to be written.
-    func learn(_ learn: (inout Stored) -> Void) {
+    /// - Returns: whether it changed them.
+    @discardableResult
+    func learn(_ learn: (inout Stored) -> Void) -> Bool {
         let isNew = stored.withLock { facts -> Bool in
             let before = facts
             learn(&facts)
             return facts != before
         }
         if isNew { changed.store(true, ordering: .relaxed) }
+        return isNew
     }
 
     /// The kind of row they are kept under in the probe database: one per setting that changes a

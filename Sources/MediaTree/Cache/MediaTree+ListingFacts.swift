@@ -16,8 +16,8 @@ extension MediaTree {
     /// (one transaction for everything learnt meanwhile) and at unmount (`flushCaches`).
     func learn(of version: MediaVersion, _ learn: (inout ListingFacts.Stored) -> Void) {
         let facts = listingFacts(of: version)
-        facts.learn(learn)
-        guard probeDatabase != nil else { return }
+        // Known already (a listing made again): nothing to write.
+        guard facts.learn(learn), probeDatabase != nil else { return }
         let isFirst = factsToWrite.withLock { pending -> Bool in
             pending[version.identity] = facts
             return pending.count == 1
