@@ -12,9 +12,9 @@ import Synchronization
 /// not open broken files again either. Failures that may pass (a timeout, an I/O error) are not kept.
 ///
 /// Probes are written in batches: a first listing of a library probes thousands of files, two or
-/// more at once, and a transaction each (with its JSON encoding) on the probing threads cost them a
-/// tenth of their time. What is stored waits up to `batchDelay` (or `batchSize` probes), is read
-/// from memory meanwhile, and is written at `flush` and when the database is released.
+/// more at once, and a transaction each (with its JSON encoding) held up the probing threads
+/// (PERFORMANCE.md, films). What is stored waits up to `batchDelay` (or `batchSize` probes), is
+/// read from memory meanwhile, and is written at `flush` and when the database is released.
 public final class ProbeDatabase: Sendable {
     /// Changes whenever `MediaInfo` or the prober changes what it records.
     public static let fingerprint = "mediainfo-5"
