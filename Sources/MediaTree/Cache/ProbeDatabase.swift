@@ -92,10 +92,7 @@ public final class ProbeDatabase: Sendable {
                 case .failure(let value): failure = try? encoder.encode(value)
                 }
                 guard info != nil || failure != nil else { continue }
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: Self.arguments(identity) + [info, failure, now])
+                try Self.insert(db, Self.arguments(identity), info: info, failure: failure, at: now)
             }
         }
     }
@@ -117,10 +114,7 @@ public final class ProbeDatabase: Sendable {
     public func store<T: Encodable>(_ value: T, kind: String, for identity: FileIdentity) {
         guard let data = try? JSONEncoder().encode(value) else { return }
         try? database.pool.write { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
-                VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
-                """, arguments: Self.arguments(identity, fingerprint: kind) + [data, Int64(Date().timeIntervalSince1970)])
+            try Self.insert(db, Self.arguments(identity, fingerprint: kind), info: data, at: Int64(Date().timeIntervalSince1970))
         }
     }
 
@@ -131,10 +125,7 @@ public final class ProbeDatabase: Sendable {
         try? database.pool.write { db in
             for (identity, value) in values {
                 guard let data = try? encoder.encode(value) else { continue }
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
-                    VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
-                    """, arguments: Self.arguments(identity, fingerprint: kind) + [data, now])
+                try Self.insert(db, Self.arguments(identity, fingerprint: kind), info: data, at: now)
             }
         }
     }
@@ -159,6 +150,15 @@ public final class ProbeDatabase: Sendable {
     public func clear() throws {
         pending.withLock { $0 = [:] }
         _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM probe") }
+    }
+
+    /// Writes one row, keyed by `key` (`arguments`), over any row of that key.
+    private static func insert(_ db: Database, _ key: StatementArguments, info: Data?, failure: Data? = nil,
+                               at storedAt: Int64) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: key + [info, failure, storedAt])
     }
 
     private static func arguments(_ identity: FileIdentity, fingerprint: String = fingerprint) -> StatementArguments {
