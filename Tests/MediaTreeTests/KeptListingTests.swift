@@ -76,12 +76,18 @@ import TestSupport
         #expect(again.entries.indices.map { fixture.numbered.enter(again, index: $0) } == numbers)
     }
 
+    /// A tree over `movie-1080p.mkv` with a cache folder, its `tracks/audible` looked up, and that
+    /// group's first listing (its pass not run).
+    private func audibleGroup(cache: TempFolder) throws -> (fixture: TreeFixture, audible: Attributes, names: KeptListing) {
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
+        let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
+        return (fixture, audible, try #require(fixture.numbered.listingAtOnce(audible.inode)).get())
+    }
+
     @Test func aTrackGroupIsKeptOnlyOnceEverySizeIsKnown() throws {
         let cache = try TempFolder("kept-tracks")
         defer { cache.remove() }
-        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
-        let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
-        let names = try #require(fixture.numbered.listingAtOnce(audible.inode)).get()
+        let (fixture, audible, names) = try audibleGroup(cache: cache)
         #expect(names.entries.allSatisfy { $0.nameAndTypeOnly })
         #expect(fixture.numbered.table.entry(audible.inode)?.listing == nil)
         _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
@@ -95,9 +101,7 @@ import TestSupport
     @Test func aTrackGroupListedAgainLearnsNothingNew() throws {
         let cache = try TempFolder("learnt-tracks")
         defer { cache.remove() }
-        let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
-        let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
-        let names = try #require(fixture.numbered.listingAtOnce(audible.inode)).get()
+        let (fixture, audible, names) = try audibleGroup(cache: cache)
         _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
         let folder = try #require(try fixture.numbered.node(audible.inode) as? any MediaSubfolder)
         #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
