@@ -135,6 +135,15 @@ public final class Mount: @unchecked Sendable {
         Wait.until(timeout) { !isMounted }
     }
 
+    /// Aborts this mount's FUSE connection, if the mount is still on its point: once it is gone
+    /// its connection number is free, and a mount made since (another test's, tests run side by
+    /// side) may have it.
+    private func abortConnection() {
+        guard isMounted, let connection, FuseConnections.exists(connection) else { return }
+        teardownSteps.append("abort connection \(connection)")
+        FuseConnections.abort(connection)
+    }
+
     /// Ends the mount and the daemon, whatever state they are in. Safe to call more than once.
     public func teardown() {
         guard !tornDown else { return }
@@ -149,19 +158,13 @@ public final class Mount: @unchecked Sendable {
             daemon.wait(timeout: 5)
         }
         if daemon.isRunning {
-            if let connection, FuseConnections.exists(connection) {
-                teardownSteps.append("abort connection \(connection)")
-                FuseConnections.abort(connection)
-            }
+            abortConnection()
             teardownSteps.append("SIGKILL")
             daemon.signal(SIGKILL)
             daemon.wait(timeout: 5)
         }
         if isMounted {
-            if let connection, FuseConnections.exists(connection) {
-                teardownSteps.append("abort connection \(connection)")
-                FuseConnections.abort(connection)
-            }
+            abortConnection()
             teardownSteps.append("umount -l")
             _ = try? Command.run(["umount", "-l", point], timeout: 10)
             if isMounted { _ = try? Command.run(["fusermount3", "-u", "-z", point], timeout: 10) }
