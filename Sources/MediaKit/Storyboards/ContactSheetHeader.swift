@@ -9,6 +9,9 @@
 /// alone; a line longer than the sheet is cut when drawn. Missing values are left out; a file
 /// without audio says `Audio: none`.
 public enum ContactSheetHeader {
+    /// How many lines `lines` gives.
+    public static let lineCount = 4
+
     /// The lines for `stream` of the file `info` describes, named `fileName`.
     public static func lines(info: MediaInfo, stream: MediaInfo.Stream, fileName: String) -> [String] {
         var second = ["Duration: \(ClockText.clock(seconds: info.container.duration ?? stream.duration ?? 0))",

@@ -43,6 +43,14 @@ public struct ContactSheetRequest: Codable, Sendable, Hashable {
     /// Nil when the file has no moving video, no positive duration, or the settings give no
     /// valid layout (tiles narrower than 16 pixels, a sheet past `ImageEncoder.maximumSide`).
     public init?(info: MediaInfo, fileName: String, columns: Int = 4, rows: Int = 4, width: Int = 1500) {
+        guard let blank = ContactSheetRequest(blankHeaderOf: info, columns: columns, rows: rows, width: width) else { return nil }
+        self = blank.withHeader(of: info, fileName: fileName)
+    }
+
+    /// The same sheet with its header's lines left blank: as high, and as many bytes, as the sheet
+    /// with its header (always `ContactSheetHeader.lineCount` lines), without writing its text. What
+    /// a listing needs; `withHeader` gives the sheet to make.
+    public init?(blankHeaderOf info: MediaInfo, columns: Int = 4, rows: Int = 4, width: Int = 1500) {
         guard let stream = info.streams.first(where: \.isMovingVideo),
               let duration = info.container.duration ?? stream.duration, duration > 0, duration.isFinite,
               columns >= 1, rows >= 1,
@@ -51,8 +59,18 @@ public struct ContactSheetRequest: Codable, Sendable, Hashable {
         else { return nil }
         self.init(streamIndex: stream.index, duration: duration, columns: columns, rows: rows, width: width,
                   tileWidth: tile.width, tileHeight: tile.height,
-                  header: ContactSheetHeader.lines(info: info, stream: stream, fileName: fileName),
+                  header: Array(repeating: "", count: ContactSheetHeader.lineCount),
                   source: info.pictureSource(of: stream))
         guard ContactSheetLayout(self) != nil else { return nil }
+    }
+
+    /// This sheet with the header `ContactSheetHeader` writes for the file `info` describes (the
+    /// one it was made from), named `fileName`.
+    public func withHeader(of info: MediaInfo, fileName: String) -> ContactSheetRequest {
+        var request = self
+        if let stream = info.streams.first(where: { $0.index == streamIndex }) {
+            request.header = ContactSheetHeader.lines(info: info, stream: stream, fileName: fileName)
+        }
+        return request
     }
 }

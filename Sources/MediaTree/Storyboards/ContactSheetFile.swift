@@ -6,25 +6,36 @@ import MediaKit
 /// the probe; it is made when read. Only for a file with a moving video.
 final class ContactSheetFile: PictureFile, MediaFolderEntry, VersionNode {
     let spot: VersionSpot
-    let recipe: ContactSheetRecipe
+    let format: ImageFormat
+    /// The sheet with its header left blank (`ContactSheetRequest(blankHeaderOf:)`): its size is
+    /// the sheet's, and listing writes no text; `recipe` writes it in.
+    private let blank: ContactSheetLayout
 
     static let kind = "contact-sheet"
     static let madeKinds: [MadeKind] = [.contactSheets]
     static let warmedNames: [Name] = [Name(stem + ".jpg")]
     static let stem = MediaFolderNames.contactSheet
 
-    private init(version: MediaVersion, layout: ContactSheetLayout, format: ImageFormat, placement: Placement) {
+    private init(version: MediaVersion, blank: ContactSheetLayout, format: ImageFormat, placement: Placement) {
         spot = VersionSpot(madeFile: Self.kind, of: version, at: placement, names: [placement.name])
-        recipe = ContactSheetRecipe(layout: layout, format: format)
+        self.blank = blank
+        self.format = format
     }
 
     private static func sheet(_ format: ImageFormat, in folder: MediaFolder, tree: MediaTree) -> ContactSheetFile? {
         let grid = tree.settings.contactSheet.grid
-        guard let request = ContactSheetRequest(info: folder.version.info, fileName: folder.version.fileName.escaped,
-                                                columns: grid.columns, rows: grid.rows),
-              let layout = ContactSheetLayout(request) else { return nil }
+        guard let request = ContactSheetRequest(blankHeaderOf: folder.version.info, columns: grid.columns, rows: grid.rows),
+              let blank = ContactSheetLayout(request) else { return nil }
         let name = Name(stem + "." + format.fileExtension)
-        return ContactSheetFile(version: folder.version, layout: layout, format: format, placement: folder.placement(of: name))
+        return ContactSheetFile(version: folder.version, blank: blank, format: format, placement: folder.placement(of: name))
+    }
+
+    func size(in tree: MediaTree) throws -> Int { blank.encodedSize(format: format) }
+
+    /// The sheet to make: the blank one with its header written (as high: a layout of it exists).
+    var recipe: ContactSheetRecipe {
+        let request = blank.request.withHeader(of: version.info, fileName: version.fileName.escaped)
+        return ContactSheetRecipe(layout: ContactSheetLayout(request)!, format: format)
     }
 
     static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
