@@ -76,6 +76,56 @@ import TestSupport
         #expect(again.entries.indices.map { fixture.numbered.enter(again, index: $0) } == numbers)
     }
 
+    /// A media folder is listed with its subfolders: opening one (as `ls -R` does next) gives the
+    /// listing made then, kept by the folder's listing, not by the subfolder's entry.
+    @Test func aMediaFoldersSubfoldersAreListedWithIt() throws {
+        let fixture = try TreeFixture(files: ["movie-1080p.mkv"])
+        let folder = try fixture.numbered.keptListing(try fixture.lookup("movie-1080p.mkv").inode)
+        let subfolders = folder.entries.indices.filter { folder.entries[$0].type == .directory }
+        #expect(subfolders.count >= 3, "chapters/, storyboard/, thumbs/, tracks/")
+        for index in subfolders {
+            let number = fixture.numbered.enter(folder, index: index)  // readdirplus
+            let made = try #require(folder.sublisting(at: index, number: number), "\(folder.entries[index].name)")
+            #expect(try #require(fixture.numbered.listingAtOnce(number)).get() === made)
+            #expect(fixture.numbered.table.entry(number)?.listing == nil && fixture.numbered.table.entry(number)?.node == nil)
+        }
+    }
+
+    /// A remount's first listing of a source folder lists the media folders in it ahead, from the
+    /// chapters and listing facts read with their probes, with their subfolders: each opens at once
+    /// with the listing made then. A later listing of the folder lists none ahead again.
+    @Test func aRemountListsMediaFoldersAheadWithTheirFolder() throws {
+        let cache = try TempFolder("listed-ahead")
+        defer { cache.remove() }
+        let settings = TracksFolderTests.settings(cache: cache)
+        let first = try TreeFixture(files: ["movie-1080p.mkv", "feature-1080p.mp4"], settings: settings)
+        defer { withExtendedLifetime(first) {} }  // it owns the source
+        // Listed whole once, as `ls -lR` does, so the listing facts are learnt; then unmounted.
+        var folders = [NodeKey.rootNumber]
+        while let folder = folders.popLast() {
+            let listing = try first.numbered.keptListing(folder)
+            for index in listing.entries.indices where listing.entries[index].type == .directory {
+                folders.append(first.numbered.enter(listing, index: index))
+            }
+        }
+        first.tree.flushCaches()
+
+        let remount = TreeFixture(source: first.source, settings: settings)
+        let root = try remount.numbered.keptListing(NodeKey.rootNumber)
+        #expect(root.entries.count == 2)
+        for index in root.entries.indices {
+            let number = remount.numbered.enter(root, index: index)
+            let ahead = try #require(root.sublisting(at: index, number: number), "\(root.entries[index].name) listed ahead")
+            #expect(try #require(remount.numbered.listingAtOnce(number)).get() === ahead)
+            let thumbs = try #require(ahead.entries.firstIndex { $0.name == "thumbs" })
+            let thumbsNumber = remount.numbered.enter(ahead, index: thumbs)
+            #expect(try #require(remount.numbered.listingAtOnce(thumbsNumber)).get() === ahead.sublisting(at: thumbs, number: thumbsNumber))
+        }
+        #expect(remount.media.total == 0, "nothing read from a media file")
+        let again = try remount.numbered.keptListing(NodeKey.rootNumber)
+        #expect(again !== root && again.entries.indices.allSatisfy { again.sublisting(at: $0, number: root.entries[$0].inode) == nil })
+    }
+
     /// A tree over `movie-1080p.mkv` with a cache folder, its `tracks/audible` looked up, and that
     /// group's first listing (its pass not run).
     private func audibleGroup(cache: TempFolder) throws -> (fixture: TreeFixture, audible: Attributes, names: KeptListing) {

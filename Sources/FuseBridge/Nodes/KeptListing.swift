@@ -51,6 +51,9 @@ public final class KeptListing: Sendable {
     /// folders all share, and the others.
     private let firstShared: Attributes?
     private let moreShared: [Attributes]
+    /// The lasting listings of subfolders among the entries, made with this one, by entry index
+    /// (`Listing.sublistings`): the subfolder's entry finds its listing here when it is opened.
+    private let sublistings: [(index: Int, listing: KeptListing)]
 
     init(folder: UInt64, folderKey: NodeKey, listing: Listing) {
         self.folder = folder
@@ -63,15 +66,19 @@ public final class KeptListing: Sendable {
         var sharedIndex: [SharedAttributes: UInt32] = [:]
         names.reserveCapacity(listing.entries.reduce(0) { $0 + $1.name.bytes.count + 1 })
         slots.reserveCapacity(listing.entries.count)
+        var last: (attributes: SharedAttributes, index: UInt32)?
         for entry in listing.entries {
             var attributes = entry.attributes
             attributes.inode = 0
             attributes.size = 0
-            let index = sharedIndex[SharedAttributes(attributes)] ?? {
+            let key = SharedAttributes(attributes)
+            // Neighbours mostly share theirs: compared before anything is hashed.
+            let index = last.flatMap { $0.attributes == key ? $0.index : nil } ?? sharedIndex[key] ?? {
                 shared.append(attributes)
-                sharedIndex[SharedAttributes(attributes)] = UInt32(shared.count - 1)
+                sharedIndex[key] = UInt32(shared.count - 1)
                 return UInt32(shared.count - 1)
             }()
+            last = (key, index)
             slots.append(Slot(keyHash: entry.keyHash, size: entry.attributes.size, nameStart: names.count,
                               shared: Int(index), nameAndTypeOnly: entry.nameAndTypeOnly))
             names += entry.name.bytes
@@ -81,6 +88,10 @@ public final class KeptListing: Sendable {
         self.slots = slots
         firstShared = shared.first
         moreShared = Array(shared.dropFirst())
+        sublistings = listing.sublistings.compactMap { sub in
+            guard sub.listing.isWhole, sub.listing.source != nil else { return nil }
+            return (sub.index, KeptListing(folder: sub.key.number, folderKey: sub.key, listing: sub.listing))
+        }
     }
 
     /// Whether it may be given again while its source is unchanged.
@@ -135,6 +146,12 @@ public final class KeptListing: Sendable {
             DirectoryEntry(name: name(at: index), attributes: attributes(at: index, number: wantedNumber(at: index)),
                            keyHash: slots[index].keyHash, nameAndTypeOnly: slots[index].nameAndTypeOnly)
         }
+    }
+
+    /// The listing of the folder at `index`, made with this one, for the folder numbered `number`
+    /// (nil where the table gave that folder another number than its key asks for).
+    func sublisting(at index: Int, number: UInt64) -> KeptListing? {
+        sublistings.first { $0.index == index && $0.listing.folder == number }?.listing
     }
 
     /// The source path the entry at `index` is made from.

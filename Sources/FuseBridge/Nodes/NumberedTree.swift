@@ -89,9 +89,18 @@ public final class NumberedTree: Sendable {
     /// its source unchanged, or made from memory (`MediaTree.listAtOnce`). Nil where the request
     /// must wait its turn on a worker (`listing(of:reply:)`).
     public func listingAtOnce(_ number: UInt64) -> Result<KeptListing, Error>? {
-        if let kept = table.entry(number)?.listing, let source = kept.source, tree.isUnchanged(source) { return .success(kept) }
+        if let kept = keptListing(of: number), let source = kept.source, tree.isUnchanged(source) { return .success(kept) }
         guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
         return listing.map { kept($0, of: folder, number: number) }
+    }
+
+    /// The listing kept for the folder numbered `number`: its own, or the one made with the listing
+    /// that numbered it (`KeptListing.sublisting`), which its entry needs not hold as well.
+    private func keptListing(of number: UInt64) -> KeptListing? {
+        guard let entry = table.entry(number) else { return nil }
+        if let kept = entry.listing { return kept }
+        guard case .listed(let parent, let index) = entry.origin else { return nil }
+        return parent.sublisting(at: index, number: number)
     }
 
     /// The listing of the folder numbered `number`, made now (it may read the disk or probe).

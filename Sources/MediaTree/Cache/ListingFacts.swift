@@ -51,6 +51,9 @@ final class ListingFacts: Sendable {
         return isNew
     }
 
+    /// The key of a chapter's artwork plan in `Stored.chapterArtwork`.
+    static func artworkKey(chapter index: Int, format: ImageFormat) -> String { "\(index) \(format.rawValue)" }
+
     /// The kind of row they are kept under in the probe database: one per setting that changes a
     /// listing, and a revision of what is recorded (raise it when a length or a plan comes to be
     /// worked out otherwise: the JPEG budget, a document's text).

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MediaKit
 
 /// The listing facts of each version (`ListingFacts`): read from the probe database at first use
@@ -10,6 +11,34 @@ extension MediaTree {
         return (try? listingFactsByVersion.value(for: identity) { [probeDatabase, listingFactsKind] in
             ListingFacts(probeDatabase?.value(ListingFacts.Stored.self, kind: listingFactsKind, for: identity) ?? .init())
         }) ?? ListingFacts()
+    }
+
+    /// Takes the chapter list and the listing facts of the file at `identity`, read from the probe
+    /// database with its probe (`ProbeDatabase.kept(_:with:)`), as read: its media folder then
+    /// lists from memory (`listsFromMemory`).
+    func seedListing(of identity: FileIdentity, from kept: [String: Data]) {
+        let decoder = JSONDecoder()
+        if let data = kept[Self.chapterListKind], let list = try? decoder.decode(ChapterList.self, from: data) {
+            let preferred = settings.preferredLanguages
+            _ = try? chapterListings.value(for: identity) { ChapterListing(list: list, preferred: preferred) }
+        }
+        if let data = kept[listingFactsKind], let stored = try? decoder.decode(ListingFacts.Stored.self, from: data) {
+            _ = try? listingFactsByVersion.value(for: identity) { ListingFacts(stored) }
+        }
+    }
+
+    /// Whether the media folder of `version` (and its `chapters/`) lists from memory: its chapter
+    /// list and listing facts are read, and the facts say how each chapter's artwork is made.
+    /// Otherwise its listing may read the file or the database (a first mount), on a worker.
+    func listsFromMemory(_ version: MediaVersion) -> Bool {
+        let identity = version.identity
+        guard case .success(let chapters)? = chapterListings.cached(identity),
+              case .success(let facts)? = listingFactsByVersion.cached(identity) else { return false }
+        guard let chapters, chapters.entries.contains(where: { $0.chapter.artwork != nil }) else { return true }
+        let known = facts.snapshot.chapterArtwork
+        return chapters.entries.allSatisfy { entry in
+            entry.chapter.artwork == nil || known[ListingFacts.artworkKey(chapter: entry.index, format: settings.imageFormat)] != nil
+        }
     }
 
     /// Adds to the facts of `version`; what is new is written to the database within a second

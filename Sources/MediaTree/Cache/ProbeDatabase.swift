@@ -40,22 +40,38 @@ public final class ProbeDatabase: Sendable {
 
     /// The kept probe of the file at `identity`, or nil (not kept, or the database cannot be read).
     public func kept(_ identity: FileIdentity) -> Kept? {
-        if let waiting = pending.withLock({ $0[identity] }) { return waiting }
-        let row = try? database.pool.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT info, failure FROM probe
-                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint = ?
-                """, arguments: Self.arguments(identity))
-        }
-        guard let row = row ?? nil else { return nil }
+        kept(identity, with: []).kept
+    }
+
+    /// The kept probe of the file at `identity`, and the values kept for it under `kinds` (as
+    /// `value` reads them, undecoded), in one read: a remount reads what a media folder's listing
+    /// needs with the probe that shows the file as one.
+    public func kept(_ identity: FileIdentity, with kinds: [String]) -> (kept: Kept?, values: [String: Data]) {
+        if let waiting = pending.withLock({ $0[identity] }) { return (waiting, [:]) }
+        let fingerprints = [Self.fingerprint] + kinds
+        let marks = fingerprints.map { _ in "?" }.joined(separator: ", ")
+        let rows = (try? database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT fingerprint, info, failure FROM probe
+                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint IN (\(marks))
+                """, arguments: Self.arguments(identity, fingerprint: nil) + StatementArguments(fingerprints))
+        }) ?? []
+        var kept: Kept?
+        var values: [String: Data] = [:]
         let decoder = JSONDecoder()
-        if let data = row["info"] as Data?, let info = try? decoder.decode(MediaInfo.self, from: data) {
-            return .info(info)
+        for row in rows {
+            let fingerprint: String = row["fingerprint"]
+            guard fingerprint == Self.fingerprint else {
+                values[fingerprint] = row["info"] as Data?
+                continue
+            }
+            if let data = row["info"] as Data?, let info = try? decoder.decode(MediaInfo.self, from: data) {
+                kept = .info(info)
+            } else if let data = row["failure"] as Data?, let failure = try? decoder.decode(MediaError.self, from: data) {
+                kept = .failure(failure)
+            }
         }
-        if let data = row["failure"] as Data?, let failure = try? decoder.decode(MediaError.self, from: data) {
-            return .failure(failure)
-        }
-        return nil
+        return (kept, values)
     }
 
     /// Keeps the probe of the file at `identity`, written with the others of its batch. Errors are
@@ -161,8 +177,11 @@ public final class ProbeDatabase: Sendable {
             """, arguments: key + [info, failure, storedAt])
     }
 
-    private static func arguments(_ identity: FileIdentity, fingerprint: String = fingerprint) -> StatementArguments {
-        [Int64(bitPattern: identity.device), Int64(bitPattern: identity.inode), identity.size,
-         identity.modificationNanoseconds, fingerprint]
+    /// The row key's arguments: the identity's, then `fingerprint` unless nil.
+    private static func arguments(_ identity: FileIdentity, fingerprint: String? = fingerprint) -> StatementArguments {
+        var arguments: StatementArguments = [Int64(bitPattern: identity.device), Int64(bitPattern: identity.inode), identity.size,
+                                             identity.modificationNanoseconds]
+        if let fingerprint { arguments += [fingerprint] }
+        return arguments
     }
 }

@@ -24,6 +24,8 @@ final class ChaptersFolder: NamedSubfolder, LastingListing {
         return try ScannerMarker.entries(in: self, tree: tree) + (images + documents).map { try tree.entry($0) }
     }
 
+    func listsFromMemory(in tree: MediaTree) -> Bool { tree.listsFromMemory(version) }
+
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         if let marker = ScannerMarker.file(named: name, in: self) { return marker }
         if let document = ChapterDocumentFile.Document.allCases.first(where: { $0.name == name }) {

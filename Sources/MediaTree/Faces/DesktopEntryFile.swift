@@ -44,7 +44,11 @@ final class DesktopEntryFile: RenderedFile, MediaFolderEntry {
     /// A name as a desktop entry's string value: UTF-8 (a name that is not is escaped, `\xHH`), with
     /// `\`, line breaks and tabs escaped as the specification says.
     static func escaped(_ name: Name) -> String {
-        name.escaped.reduce(into: "") { text, character in
+        // Most names are UTF-8 holding none of those: taken as they are, not rebuilt a character at a time.
+        if let text = name.string, !name.bytes.contains(where: { $0 == 0x5C || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return text
+        }
+        return name.escaped.reduce(into: "") { text, character in
             switch character {
             case "\\": text += "\\\\"
             case "\n": text += "\\n"

@@ -19,9 +19,18 @@ enum ScannerMarker: CaseIterable {
 
     var bytes: [UInt8] { self == .plex ? Array("*\n".utf8) : [] }
 
-    /// Every marker of `folder`, as listed entries.
-    static func entries(in folder: some MediaSubfolder, tree: MediaTree) throws -> [DirectoryEntry] {
-        try allCases.map { try tree.entry(MarkerFile(folder: folder, marker: $0)) }
+    /// Every marker of `folder`, as listed entries: each entry's key hashed as `MarkerFile`'s, with
+    /// no node made (every folder of a media folder lists them).
+    static func entries(in folder: some MediaSubfolder, tree: MediaTree) -> [DirectoryEntry] {
+        let version = folder.version
+        let family = NodeKey.Family(kind: MarkerFile.kind, path: version.path)
+        let folderKind = Name(folder.key.kind)
+        return allCases.map { marker in
+            let hash = family.hash(names: [folderKind, marker.name], stamp: version.stamp)
+            var attributes = tree.madeFileAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
+            attributes.size = Int64(marker.bytes.count)
+            return DirectoryEntry(name: marker.name, attributes: attributes, keyHash: hash)
+        }
     }
 
     /// The marker of `folder` called `name`, or nil.

@@ -20,8 +20,14 @@ final class MediaFolder: LastingListing, ImmediateAttributes, VersionNode {
         tree.madeFolderAttributes(of: self, stat: version.stat)
     }
 
-    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        try MediaFolderEntries.kinds.flatMap { $0.listed(in: self, tree: tree) }.map { try tree.entry($0) }
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] { try listing(in: tree).entries }
+
+    func listsFromMemory(in tree: MediaTree) -> Bool { tree.listsFromMemory(version) }
+
+    /// With the listings of its subfolders (`chapters/`, `thumbs/`, `tracks/`, …).
+    func listing(in tree: MediaTree) throws -> Listing {
+        tree.listedMediaFolders.withLock { _ = $0.insert(key.stableHash) }
+        return try tree.listing(of: self, nodes: MediaFolderEntries.kinds.flatMap { $0.listed(in: self, tree: tree) })
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
@@ -43,5 +49,31 @@ extension MediaTree {
             throw TreeError.io(path: "\(node.key.path)", reason: "a listed entry without attributes")
         }
         return DirectoryEntry(name: placement.name, attributes: try immediate.attributes(in: self), keyHash: node.key.stableHash)
+    }
+
+    /// The listing of the media folder `node`, made with its source folder's (a first listing
+    /// after a remount: `ls -R`, a file manager and a media server's scan open it next, and the
+    /// listings are made side by side in the folder's fan-out), where it lists from memory and was
+    /// not listed before in this mount (whoever listed it keeps that listing). Nil otherwise.
+    func listingAhead(of node: any TreeNode) -> Listing? {
+        guard let folder = node as? MediaFolder, !listedMediaFolders.withLock({ $0.contains(folder.key.stableHash) }),
+              listsFromMemory(folder.version), let listing = try? folder.listing(in: self), listing.isWhole else { return nil }
+        return listing
+    }
+
+    /// The listing of `folder`: `leading` entries, then an entry per node of `nodes`, with the
+    /// listing of each lasting folder among them made now (`Listing.sublistings`). Only whole ones
+    /// are kept: one with an entry known by name and type only is made again when opened, and one
+    /// that fails fails then.
+    func listing(of folder: some LastingListing, leading: [DirectoryEntry] = [], nodes: [any TreeNode]) throws -> Listing {
+        var listing = Listing(entries: leading, source: ListingSource(folder))
+        listing.entries.reserveCapacity(leading.count + nodes.count)
+        for node in nodes {
+            if let subfolder = node as? any LastingListing, let made = try? subfolder.listing(in: self), made.isWhole {
+                listing.sublistings.append(Sublisting(index: listing.entries.count, key: subfolder.key, listing: made))
+            }
+            listing.entries.append(try entry(node))
+        }
+        return listing
     }
 }

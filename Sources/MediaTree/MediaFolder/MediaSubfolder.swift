@@ -59,6 +59,12 @@ extension NamedSubfolder {
 /// is known by name and type only (a track whose pass is not remembered): that one gains its size.
 protocol LastingListing: FolderNode {
     var version: MediaVersion { get }
+    /// Whether a listing of it is made from memory alone now: nothing read, nothing waited for.
+    func listsFromMemory(in tree: MediaTree) -> Bool
+}
+
+extension LastingListing {
+    func listsFromMemory(in tree: MediaTree) -> Bool { false }
 }
 
 /// A media subfolder whose listing is worked out from its version in memory alone (the probe, the
@@ -67,3 +73,7 @@ protocol LastingListing: FolderNode {
 /// handing each of the tens of thousands of folders of a library's `ls -lR` to a worker thread
 /// cost a thread wake-up each. (Any lasting listing kept from before is answered there too.)
 protocol ImmediateListing: MediaSubfolder, LastingListing {}
+
+extension ImmediateListing {
+    func listsFromMemory(in tree: MediaTree) -> Bool { true }
+}

@@ -27,7 +27,7 @@ extension MediaTree {
     func chapterImagePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
         let key = PlanKey(identity: version.identity, chapter: entry.index, format: format)
         return (try? imagePlans.value(for: key) {
-            let fact = "\(entry.index) \(format.rawValue)"
+            let fact = ListingFacts.artworkKey(chapter: entry.index, format: format)
             if entry.chapter.artwork != nil, let known = listingFacts(of: version).snapshot.chapterArtwork[fact] {
                 return known ?? framePlan(of: version, entry: entry, format: format)
             }

@@ -69,9 +69,11 @@ extension MediaTree {
         let shownAs = absolute(path)
         TreeStatistics.count(statistics.probeFetches)
         return try probes.value(for: stat.identity) {
-            switch probeDatabase?.kept(stat.identity) {
+            let kept = probeDatabase?.kept(stat.identity, with: [Self.chapterListKind, listingFactsKind])
+            switch kept?.kept {
             case .info(let info):
                 TreeStatistics.count(statistics.probesFromDatabase)
+                seedListing(of: stat.identity, from: kept?.values ?? [:])
                 return info
             case .failure(let failure):
                 TreeStatistics.count(statistics.probesFromDatabase)

@@ -31,11 +31,14 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
         return serverEntry(named: name, in: tree)
     }
 
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] { try listing(in: tree).entries }
+
     /// The entries sorted by name (bytes). Entries are stat'ed and classified in parallel, so
     /// media-named files not probed yet are probed several at a time (`EntryFanOut`: one slow
-    /// file does not hold the others back). In the server layout, with the entries beside its
-    /// films (`serverEntries`).
-    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
+    /// file does not hold the others back), and media folders are listed ahead where they can
+    /// be (`MediaTree.listingAhead`). In the server layout, with the entries beside its films
+    /// (`serverEntries`).
+    func listing(in tree: MediaTree) throws -> Listing {
         let shownAs = tree.absolute(path)
         let names: [Name]
         // Taken before the names are read: names kept under it are read again once it changes.
@@ -48,18 +51,25 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
         let own = sourceEntries(names: names, in: tree)
         guard tree.settings.layout == .server else { return own }
         if let stat, stat.isDirectory { tree.keepFolderNames(FolderNames(stat: stat, names: names), of: path) }
-        return (own + serverEntries(names: names, in: tree)).sorted { $0.name < $1.name }
+        return Listing(entries: (own.entries + serverEntries(names: names, in: tree)).sorted { $0.name < $1.name })
     }
 
-    /// The source's entries called `names`, each as the node it is.
-    private func sourceEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
-        let listed = ParallelResults<DirectoryEntry?>(count: names.count, repeating: nil)
+    /// The source's entries called `names`, each as the node it is, with the listings of media
+    /// folders listed ahead.
+    private func sourceEntries(names: [Name], in tree: MediaTree) -> Listing {
+        let listed = ParallelResults<(entry: DirectoryEntry, ahead: (key: NodeKey, listing: Listing)?)?>(count: names.count, repeating: nil)
         EntryFanOut.forEach(names.count) { [names, path, key] i in
             // Folders, plain files and media folders: their attributes need no work but the probe.
             guard let node = tree.sourceNode(at: path.appending(names[i]), parent: key) as? any ImmediateAttributes,
                   let attributes = try? node.attributes(in: tree) else { return }
-            listed.set(i, to: DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash))
+            let ahead = tree.listingAhead(of: node).map { (key: node.key, listing: $0) }
+            listed.set(i, to: (DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash), ahead))
         }
-        return listed.all.compactMap { $0 }
+        var listing = Listing(entries: [])
+        for case let (entry, ahead)? in listed.all {
+            if let ahead { listing.sublistings.append(Sublisting(index: listing.entries.count, key: ahead.key, listing: ahead.listing)) }
+            listing.entries.append(entry)
+        }
+        return listing
     }
 }

@@ -28,6 +28,40 @@ public enum ThumbnailListing {
         return listed + [25.0, 50, 75].map { ("at-\(Int($0))%", .percent($0)) }
     }
 
+    /// What the listed names depend on: videos of other durations with the same interval, number
+    /// of periodic names and width of the hours list the same names (`names(of:)`).
+    struct Shape: Hashable, Sendable {
+        let duration: Double
+        let interval: Int?
+        let format: ImageFormat
+
+        init(duration: Double, interval: Int?, format: ImageFormat) {
+            self.duration = duration
+            self.interval = interval
+            self.format = format
+        }
+
+        private var key: [Int] {
+            guard duration > 0, duration.isFinite else { return [] }
+            let step = interval ?? ThumbnailListing.automaticInterval(duration: duration)
+            var count = 0
+            while Double(count * step) < duration { count += 1 }
+            let hourDigits = duration >= 3600 ? String(Int(duration) / 3600).count : 0
+            return [step, count, hourDigits]
+        }
+
+        static func == (a: Shape, b: Shape) -> Bool { a.format == b.format && a.key == b.key }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(format)
+            hasher.combine(key)
+        }
+    }
+
+    /// The names `names(duration:interval:format:)` gives, as names.
+    static func names(of shape: Shape) -> [Name] {
+        times(duration: shape.duration, interval: shape.interval).map { Name($0.stem + "." + shape.format.fileExtension) }
+    }
+
     /// The smallest interval of the ladder that keeps the periodic names within `maxPeriodic`.
     static func automaticInterval(duration: Double) -> Int {
         ladder.first { (duration / Double($0)).rounded(.up) <= Double(maxPeriodic) } ?? ladder.last!

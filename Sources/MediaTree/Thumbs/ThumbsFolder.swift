@@ -21,19 +21,21 @@ final class ThumbsFolder: ImmediateListing, NamedSubfolder {
     }
 
     /// Every listed name is in the default box and within the duration, so all are one size,
-    /// worked out once; no name is parsed and no node made (each entry's key is hashed from the
+    /// worked out once; the names are those of every video of its shape (`thumbnailNames`); no
+    /// name is parsed and no node made (each entry's key is hashed from the
     /// folder's `NodeKey.Family`).
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
         guard let size = ThumbnailGeometry.outputSize(of: stream, box: tree.settings.thumbs.box) else {
-            return try ScannerMarker.entries(in: self, tree: tree)
+            return ScannerMarker.entries(in: self, tree: tree)
         }
         let family = NodeKey.Family(kind: ThumbnailFile.kind, path: version.path)
         let source = version.info.pictureSource(of: stream)
         var attributes = tree.madeFileAttributes(number: 0, stat: version.stat)
         attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height, source: source))
-        return try ScannerMarker.entries(in: self, tree: tree) + ThumbnailListing.times(duration: duration, interval: tree.settings.thumbs.interval).map { listed in
-            let name = Name(listed.stem + "." + format.fileExtension)
+        let shape = ThumbnailListing.Shape(duration: duration, interval: tree.settings.thumbs.interval, format: format)
+        let names = (try? tree.thumbnailNames.value(for: shape) { ThumbnailListing.names(of: shape) }) ?? ThumbnailListing.names(of: shape)
+        return ScannerMarker.entries(in: self, tree: tree) + names.map { name in
             let hash = family.hash(name: name, stamp: version.stamp)
             attributes.inode = NodeKey.number(forHash: hash)
             return DirectoryEntry(name: name, attributes: attributes, keyHash: hash)

@@ -21,8 +21,11 @@ final class TracksFolder: ImmediateListing, NamedSubfolder {
         TrackPlan.Group.allCases.compactMap { TrackGroupFolder(folder: self, group: $0) }
     }
 
-    func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        try ScannerMarker.entries(in: self, tree: tree) + groups.map { try tree.entry($0) }
+    func list(in tree: MediaTree) throws -> [DirectoryEntry] { try listing(in: tree).entries }
+
+    /// With the listings of its groups.
+    func listing(in tree: MediaTree) throws -> Listing {
+        try tree.listing(of: self, leading: ScannerMarker.entries(in: self, tree: tree), nodes: groups)
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {

@@ -49,25 +49,26 @@ extension MediaTree {
     }
 
     /// The entries of `folder`, each with its attributes (a track file's name and type only:
-    /// `nameAndTypeOnly`). Makes no image and runs no track pass.
+    /// `nameAndTypeOnly`), and the listings of its subfolders made with it (`Listing.sublistings`).
+    /// Makes no image and runs no track pass.
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ folder: any TreeNode, reply: @escaping Reply<Listing>) {
         reply(Result {
             guard let folder = try current(folder) as? any FolderNode else { throw TreeError.notDirectory }
-            return Listing(entries: try folder.list(in: self), source: (folder as? any LastingListing).map(ListingSource.init))
+            return try folder.listing(in: self)
         })
     }
 
-    /// The listing of `folder` where it can be made at once from memory (`ImmediateListing`), its
-    /// source unchanged (one `stat`). Nil where the request must wait its turn on a worker (a
-    /// source folder, which reads the disk; a media folder or `chapters/` not listed before, which
-    /// may read the file or the probe database; a changed source, which is probed again): `list`
+    /// The listing of `folder` where it can be made at once from memory (`listsFromMemory`: an
+    /// `ImmediateListing`; a media folder whose chapters and listing facts were read with its
+    /// probe), its source unchanged (one `stat`). Nil where the request must wait its turn on a
+    /// worker (a source folder, which reads the disk; a media folder not listed before, which may
+    /// read the file or the probe database; a changed source, which is probed again): `list`
     /// answers those.
     public func listAtOnce(_ folder: any TreeNode) -> Result<Listing, Error>? {
-        guard let immediate = folder as? any ImmediateListing else { return nil }
-        let source = ListingSource(immediate)
-        guard isUnchanged(source) else { return nil }
-        return Result { Listing(entries: try immediate.list(in: self), source: source) }
+        guard let lasting = folder as? any LastingListing, lasting.listsFromMemory(in: self),
+              isUnchanged(ListingSource(lasting)) else { return nil }
+        return Result { try lasting.listing(in: self) }
     }
 
     /// Whether the source a lasting listing was made from is as it was (every field of its stat: a
@@ -118,47 +119,4 @@ extension MediaTree {
 
     /// The mount's counters, on its root.
     public static let statisticsAttribute = "user.mediafs.stats"
-}
-
-/// A folder's entries as listed, and the source they were made from where they hold as long as it
-/// stays as it was (`LastingListing`): then the listing may be kept and given again while
-/// `MediaTree.isUnchanged` says so.
-public struct Listing: Sendable {
-    public var entries: [DirectoryEntry]
-    public var source: ListingSource?
-
-    public init(entries: [DirectoryEntry], source: ListingSource? = nil) {
-        self.entries = entries
-        self.source = source
-    }
-
-    /// Whether every entry has its attributes (none is known by name and type only).
-    public var isWhole: Bool { !entries.contains(where: \.nameAndTypeOnly) }
-}
-
-/// The media file a lasting listing was made from, and a hash of its stat then (every field
-/// `SourceStat ==` compares): kept with every listing a library's `ls -lR` keeps, so small.
-public struct ListingSource: Sendable, Equatable {
-    let path: AbsolutePath
-    let stamp: UInt64
-
-    init(_ folder: any LastingListing) {
-        path = folder.version.shownAs
-        stamp = Self.stamp(folder.version.stat)
-    }
-
-    static func stamp(_ stat: SourceStat) -> UInt64 {
-        StableHasher.hash { hasher in
-            hasher.add(stat.identity.device)
-            hasher.add(stat.identity.inode)
-            hasher.add(stat.identity.size)
-            hasher.add(stat.identity.modificationNanoseconds)
-            hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
-            hasher.add(UInt64(stat.gid) | (stat.isDirectory ? 1 << 32 : 0) | (stat.isRegular ? 1 << 33 : 0))
-            hasher.add(Int64(stat.modificationTime.tv_sec))
-            hasher.add(Int64(stat.modificationTime.tv_nsec))
-            hasher.add(Int64(stat.changeTime.tv_sec))
-            hasher.add(Int64(stat.changeTime.tv_nsec))
-        }
-    }
 }

@@ -43,6 +43,11 @@ public final class MediaTree: Sendable {
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NamelessDocument`; nil where it cannot be split).
     let namelessChapterDocuments = ComputedOnce<FileIdentity, NamelessDocument?>(capacity: 4_096)
+    /// The names `thumbs/` lists, by what they depend on: the same for most films of a library.
+    let thumbnailNames = ComputedOnce<ThumbnailListing.Shape, [Name]>(capacity: 256)
+    /// The media folders listed in this mount, by key hash (`listingAhead` lists the others): by
+    /// path, as hard links to one file are folders of their own.
+    let listedMediaFolders = Mutex<Set<UInt64>>([])
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter.
     let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000)

@@ -39,6 +39,10 @@ public protocol FolderNode: TreeNode {
     /// no image and runs no pass.
     func list(in tree: MediaTree) throws -> [DirectoryEntry]
 
+    /// The entries (`list`), the source they last as long as (a `LastingListing`'s), and the
+    /// listings of subfolders made with them (`Listing.sublistings`; by default none).
+    func listing(in tree: MediaTree) throws -> Listing
+
     /// The child called `name`, or nil. May probe the child (a source folder's media file).
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)?
 }
@@ -71,6 +75,10 @@ extension ImmediateAttributes {
 
 extension FolderNode {
     public var isFolder: Bool { true }
+
+    public func listing(in tree: MediaTree) throws -> Listing {
+        Listing(entries: try list(in: tree), source: (self as? any LastingListing).map(ListingSource.init))
+    }
 }
 
 extension FileNode {

@@ -102,9 +102,14 @@ extension NumberedTree {
     }
 
     /// The listing `opendir` gives: kept or made at once, else made.
+    public func keptListing(_ inode: UInt64) throws -> KeptListing {
+        if let listing = listingAtOnce(inode) { return try listing.get() }
+        return try Self.wait { listing(of: inode, reply: $0) }
+    }
+
+    /// The entries of the listing `opendir` gives.
     public func list(_ inode: UInt64) throws -> [DirectoryEntry] {
-        if let listing = listingAtOnce(inode) { return try listing.get().entries }
-        return try Self.wait { listing(of: inode, reply: $0) }.entries
+        try keptListing(inode).entries
     }
 
     public func open(_ inode: UInt64) throws -> any FileContent {
