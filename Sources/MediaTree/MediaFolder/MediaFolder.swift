@@ -69,7 +69,8 @@ extension MediaTree {
         var listing = Listing(entries: leading, source: ListingSource(folder))
         listing.entries.reserveCapacity(leading.count + nodes.count)
         for node in nodes {
-            if let subfolder = node as? any LastingListing, let made = try? subfolder.listing(in: self), made.isWhole {
+            // Files first ruled out by their kind: a cast that fails looks through every conformance.
+            if node.isFolder, let subfolder = node as? any LastingListing, let made = try? subfolder.listing(in: self), made.isWhole {
                 listing.sublistings.append(Sublisting(index: listing.entries.count, key: subfolder.key, listing: made))
             }
             listing.entries.append(try entry(node))
