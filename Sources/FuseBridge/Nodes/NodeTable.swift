@@ -145,6 +145,15 @@ final class NodeTable: Sendable {
     func enter(_ listing: KeptListing, index: Int) -> UInt64 {
         let hash = listing.keyHash(at: index)
         return entries.withLock { table in
+            // A listing given again names entries the table holds at the numbers they ask for:
+            // counted where they lie, the entry not copied out (its reference retained) and back.
+            let wanted = NodeKey.number(forHash: hash)
+            let counted = table.modify(wanted) { entry -> Bool in
+                guard entry.keyHash == hash, !entry.isTombstone else { return false }
+                entry.count(1)
+                return true
+            }
+            if counted == true { return wanted }
             let number = Self.place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
             table.modify(number) { $0.count(1) }
             return number

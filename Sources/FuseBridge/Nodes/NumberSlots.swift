@@ -55,14 +55,14 @@ struct NumberSlots<Value>: ~Copyable {
 
     /// Calls `body` with every number and its value, which it may change (not remove).
     mutating func updateEach(_ body: (UInt64, inout Value) -> Void) {
-        for index in 0..<memory.count where memory[index].number != 0 {
-            body(memory[index].number, &memory[index].value)
+        for index in 0..<memory.count where memory.number(at: index) != 0 {
+            body(memory.number(at: index), &memory[index].value)
         }
     }
 
     /// Calls `body` with every value.
     func forEach(_ body: (Value) -> Void) {
-        for index in 0..<memory.count where memory[index].number != 0 {
+        for index in 0..<memory.count where memory.number(at: index) != 0 {
             body(memory[index].value)
         }
     }
@@ -82,7 +82,7 @@ struct NumberSlots<Value>: ~Copyable {
     private func find(_ number: UInt64) -> (index: Int, found: Bool) {
         var index = home(number)
         while true {
-            let held = memory[index].number
+            let held = memory.number(at: index)
             if held == number { return (index, true) }
             if held == 0 { return (index, false) }
             index = after(index)
@@ -95,7 +95,7 @@ struct NumberSlots<Value>: ~Copyable {
         var next = index
         while true {
             next = after(next)
-            let number = memory[next].number
+            let number = memory.number(at: next)
             if number == 0 { break }
             // The slot stays where its home lies cyclically in (hole, next].
             let home = home(number)
@@ -147,6 +147,13 @@ private struct SlotMemory<Value>: ~Copyable {
             mapped = false
         }
         base.initialize(repeating: Slot(number: 0, value: vacant), count: count)
+    }
+
+    /// The number in the slot at `index`, read where it lies: the subscript's `get` copies the
+    /// slot, its value's references retained and released, for every slot a probe passes.
+    func number(at index: Int) -> UInt64 {
+        precondition(index >= 0 && index < count)
+        return base[index].number
     }
 
     subscript(index: Int) -> Slot<Value> {

@@ -53,16 +53,16 @@ enum EntryFanOut {
                     s.running[s.next] = now()
                     return s.next
                 }
-                guard let i = claimed else {
-                    signal(changed)
-                    return
-                }
+                guard let i = claimed else { return }
                 body(i)
-                state.withLock {
-                    $0.running[i] = nil
-                    $0.finished += 1
+                let isLast = state.withLock { s -> Bool in
+                    s.running[i] = nil
+                    s.finished += 1
+                    return s.finished == count
                 }
-                signal(changed)
+                // Only the last call wakes the caller (stalls it sees by waiting at most
+                // `stallAfter / 2`): a wake-up per entry was a thread switch per entry listed.
+                if isLast { signal(changed) }
             }
         }
 
