@@ -1,5 +1,5 @@
 import MediaKit
-import MediaTree
+@testable import MediaTree
 import Testing
 
 /// The thumbs/ name grammar (Docs/LAYOUT.md), in its one parser.
@@ -23,6 +23,25 @@ import Testing
                       "1:2:3", "::", "12:30:", "101%", "%", "1.2.3s", "١٢s", "12 s", "0x10s", "1234567890s"])
     func malformedTimes(_ text: String) {
         #expect(NameTime.parse(Substring(text)) == nil, "\(text)")
+    }
+
+    /// `thumbs/` lists the names kept for the first video of a shape (`ThumbnailListing.Shape`):
+    /// every duration of that shape lists exactly those, across intervals and hour widths.
+    @Test func videosOfOneShapeListTheSameNames() {
+        var first: [ThumbnailListing.Shape: (duration: Double, names: [Name])] = [:]
+        let durations = stride(from: 0.5, to: 40_000, by: 37.1).map { $0 } + [3599.9, 3600, 35_999.5, 36_000, 36_000.5]
+        for interval in [nil, 7] as [Int?] {
+            for duration in durations {
+                let shape = ThumbnailListing.Shape(duration: duration, interval: interval, format: .jpeg)
+                let names = ThumbnailListing.names(duration: duration, interval: interval, format: .jpeg).map { Name($0) }
+                if let kept = first[shape] {
+                    #expect(kept.names == names, "\(duration) s lists other names than \(kept.duration) s of its shape")
+                } else {
+                    first[shape] = (duration, names)
+                }
+            }
+        }
+        #expect(first.count > 10 && first.count < 2 * durations.count, "shapes are shared")
     }
 
     @Test func names() {

@@ -35,19 +35,22 @@ public enum ThumbnailListing {
         let interval: Int?
         let format: ImageFormat
 
+        /// The interval, the number of periodic names (counted as `times` counts them) and the
+        /// digits of the hours; empty for a duration that lists none.
+        private let key: [Int]
+
         init(duration: Double, interval: Int?, format: ImageFormat) {
             self.duration = duration
             self.interval = interval
             self.format = format
-        }
-
-        private var key: [Int] {
-            guard duration > 0, duration.isFinite else { return [] }
+            guard duration > 0, duration.isFinite else {
+                key = []
+                return
+            }
             let step = interval ?? ThumbnailListing.automaticInterval(duration: duration)
             var count = 0
             while Double(count * step) < duration { count += 1 }
-            let hourDigits = duration >= 3600 ? String(Int(duration) / 3600).count : 0
-            return [step, count, hourDigits]
+            key = [step, count, duration >= 3600 ? String(Int(duration) / 3600).count : 0]
         }
 
         static func == (a: Shape, b: Shape) -> Bool { a.format == b.format && a.key == b.key }
