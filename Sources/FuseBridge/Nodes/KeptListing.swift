@@ -88,9 +88,10 @@ public final class KeptListing: Sendable {
         self.slots = slots
         firstShared = shared.first
         moreShared = Array(shared.dropFirst())
+        // Only lasting ones: one with an entry known by name and type only is made again when opened.
         sublistings = listing.sublistings.compactMap { sub in
-            guard sub.listing.isWhole, sub.listing.source != nil else { return nil }
-            return (sub.index, KeptListing(folder: sub.key.number, folderKey: sub.key, listing: sub.listing))
+            let kept = KeptListing(folder: sub.key.number, folderKey: sub.key, listing: sub.listing)
+            return kept.isLasting ? (sub.index, kept) : nil
         }
     }
 

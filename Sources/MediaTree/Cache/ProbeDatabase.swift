@@ -48,18 +48,10 @@ public final class ProbeDatabase: Sendable {
     /// needs with the probe that shows the file as one.
     public func kept(_ identity: FileIdentity, with kinds: [String]) -> (kept: Kept?, values: [String: Data]) {
         if let waiting = pending.withLock({ $0[identity] }) { return (waiting, [:]) }
-        let fingerprints = [Self.fingerprint] + kinds
-        let marks = fingerprints.map { _ in "?" }.joined(separator: ", ")
-        let rows = (try? database.pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT fingerprint, info, failure FROM probe
-                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint IN (\(marks))
-                """, arguments: Self.arguments(identity, fingerprint: nil) + StatementArguments(fingerprints))
-        }) ?? []
         var kept: Kept?
         var values: [String: Data] = [:]
         let decoder = JSONDecoder()
-        for row in rows {
+        for row in rows(of: identity, fingerprints: [Self.fingerprint] + kinds) {
             let fingerprint: String = row["fingerprint"]
             guard fingerprint == Self.fingerprint else {
                 values[fingerprint] = row["info"] as Data?
@@ -116,14 +108,20 @@ public final class ProbeDatabase: Sendable {
     /// Another result read from a file and kept the same way, under a `kind` of its own that also
     /// serves as its fingerprint (e.g. `chapters-1`): nil when not kept or unreadable.
     public func value<T: Decodable>(_ type: T.Type, kind: String, for identity: FileIdentity) -> T? {
-        let data = try? database.pool.read { db in
-            try Data.fetchOne(db, sql: """
-                SELECT info FROM probe
-                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint = ?
-                """, arguments: Self.arguments(identity, fingerprint: kind))
-        }
-        guard let data = data ?? nil else { return nil }
+        guard let data = rows(of: identity, fingerprints: [kind]).first?["info"] as Data? else { return nil }
         return try? JSONDecoder().decode(type, from: data)
+    }
+
+    /// The rows kept for the file at `identity` under `fingerprints` (none where the database
+    /// cannot be read).
+    private func rows(of identity: FileIdentity, fingerprints: [String]) -> [Row] {
+        let marks = fingerprints.map { _ in "?" }.joined(separator: ", ")
+        return (try? database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT fingerprint, info, failure FROM probe
+                WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint IN (\(marks))
+                """, arguments: Self.arguments(identity, fingerprint: nil) + StatementArguments(fingerprints))
+        }) ?? []
     }
 
     /// Keeps `value` for the file at `identity` under `kind`. Errors are dropped, as for probes.

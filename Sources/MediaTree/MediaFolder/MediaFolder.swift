@@ -57,20 +57,19 @@ extension MediaTree {
     /// not listed before in this mount (whoever listed it keeps that listing). Nil otherwise.
     func listingAhead(of node: any TreeNode) -> Listing? {
         guard let folder = node as? MediaFolder, !listedMediaFolders.withLock({ $0.contains(folder.key.stableHash) }),
-              listsFromMemory(folder.version), let listing = try? folder.listing(in: self), listing.isWhole else { return nil }
-        return listing
+              listsFromMemory(folder.version) else { return nil }
+        return try? folder.listing(in: self)
     }
 
     /// The listing of `folder`: `leading` entries, then an entry per node of `nodes`, with the
-    /// listing of each lasting folder among them made now (`Listing.sublistings`). Only whole ones
-    /// are kept: one with an entry known by name and type only is made again when opened, and one
-    /// that fails fails then.
+    /// listing of each lasting folder among them made now (`Listing.sublistings`; whoever keeps
+    /// listings keeps the lasting ones). One that fails is left out, and fails when opened.
     func listing(of folder: some LastingListing, leading: [DirectoryEntry] = [], nodes: [any TreeNode]) throws -> Listing {
         var listing = Listing(entries: leading, source: ListingSource(folder))
         listing.entries.reserveCapacity(leading.count + nodes.count)
         for node in nodes {
             // Files first ruled out by their kind: a cast that fails looks through every conformance.
-            if node.isFolder, let subfolder = node as? any LastingListing, let made = try? subfolder.listing(in: self), made.isWhole {
+            if node.isFolder, let subfolder = node as? any LastingListing, let made = try? subfolder.listing(in: self) {
                 listing.sublistings.append(Sublisting(index: listing.entries.count, key: subfolder.key, listing: made))
             }
             listing.entries.append(try entry(node))
