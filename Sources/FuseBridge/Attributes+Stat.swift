@@ -11,7 +11,11 @@ extension Attributes {
         st.st_uid = uid
         st.st_gid = gid
         st.st_size = off_t(size)
-        st.st_blksize = 131_072
+        // A reader's buffer follows st_blksize: stdio reads a file 128 KiB at a time. A folder keeps
+        // the page size: glibc's opendir sizes its getdents buffer by it, and the kernel (6.16 on)
+        // allocates and maps that many pages for every readdir request, where a folder's entries
+        // fit in one page or a few.
+        st.st_blksize = type == .directory ? 4096 : 131_072
         st.st_blocks = blkcnt_t((size + 511) / 512)
         st.st_atim = accessTime
         st.st_mtim = modificationTime

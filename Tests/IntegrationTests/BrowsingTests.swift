@@ -57,6 +57,20 @@ import TestSupport
         #expect(!listing.stdout.contains("+ ") && !listing.stdout.contains(". "), "\(listing.stdout)")
     }
 
+    /// A folder's block size is the page size: glibc sizes a reader's getdents buffer by it, and the
+    /// kernel allocates that much for every readdir request. A file's is 128 KiB, which stdio reads by.
+    @Test func foldersHavePageSizedBlocksAndFilesLargeOnes() throws {
+        let library = try LibraryMount.shared
+        for folder in ["", "feature-1080p.mp4", "feature-1080p.mp4/thumbs", "feature-1080p.mp4/chapters"] {
+            var status = stat()
+            #expect(stat(library.path(folder), &status) == 0 && status.st_blksize == 4096, "\(folder)")
+        }
+        for file in ["feature-1080p.mp4/info.json", "notes.txt"] {
+            var status = stat()
+            #expect(stat(library.path(file), &status) == 0 && status.st_blksize == 131_072, "\(file)")
+        }
+    }
+
     @Test func infoJSONDescribesStreamsChaptersAndTags() throws {
         let mount = try LibraryMount.shared.client
         func streams(_ info: [String: Any], _ kind: String) -> [[String: Any]] {
