@@ -30,55 +30,62 @@ extension FuseFileSystem {
     /// `fuse_direntplus_link` then only lists the name), so the kernel does not count them.
     func readdir(size: Int, offset: off_t, plus: Bool, handle: DirectoryHandle?, request: Request) {
         guard let handle else { return request.fail(errno: EBADF) }
-        // Not zeroed: only the `used` bytes written are sent. Names go to libfuse where the kept
-        // listing stores them, NUL-terminated: nothing is copied or counted per entry.
         let kept = handle.listing
-        replyBuffers.withBuffer(size: size) { buffer in
-            var used = 0
-            var index = Int(offset)
-            while index < handle.count {
-                var entry = fuse_entry_param()
-                let next = off_t(index + 1)
-                let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
-                /// Writes `name` with `entry` at `start` if it fits; the bytes it takes either way.
-                func add(_ name: UnsafePointer<CChar>) -> Int {
-                    plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, next)
-                        : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, next)
-                }
-                let needed: Int
-                if index < DirectoryHandle.dots {
-                    entry.attr.st_ino = ino_t(handle.inode)
-                    entry.attr.st_mode = S_IFDIR
-                    needed = DirectoryHandle.dotNames[index].withCString(add)
-                } else {
-                    let position = index - DirectoryHandle.dots
-                    entry.attr = kept.attributes(at: position, number: kept.wantedNumber(at: position)).stat
-                    // An entry known by name and type only goes without attributes (node id 0): the
-                    // kernel then lists it and caches nothing, and looks it up when someone stats it.
-                    let counted = plus && !kept.isNameAndTypeOnly(at: position)
-                    if counted {
-                        entry.generation = 1
-                        entry.attr_timeout = timeouts.attributes
-                        entry.entry_timeout = timeouts.entry
-                    }
-                    needed = kept.withCName(at: position) { name in
-                        // The size of a readdirplus entry depends on its name alone: numbered (and
-                        // counted) only once it is known to fit.
-                        let fits = (plus ? fuse_add_direntry_plus(request.raw, nil, 0, name, nil, 0)
-                            : fuse_add_direntry(request.raw, nil, 0, name, nil, 0)) <= size - used
-                        if fits && counted {
-                            let number = numbered.enter(kept, index: position)
-                            entry.ino = fuse_ino_t(number)
-                            entry.attr.st_ino = ino_t(number)
-                        }
-                        return add(name)
-                    }
-                }
-                if used + needed > size { break }
-                used += needed
-                index += 1
+        let dots = DirectoryHandle.dots
+        let first = Int(offset)
+        // The size of an entry depends on its name alone: the entries that fit are known before any
+        // is numbered (and counted), and are numbered together.
+        var end = max(first, 0)
+        var fitting = 0
+        while end < handle.count {
+            let needed = withName(at: end, of: handle) { name in
+                plus ? fuse_add_direntry_plus(request.raw, nil, 0, name, nil, 0)
+                    : fuse_add_direntry(request.raw, nil, 0, name, nil, 0)
             }
-            request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+            if fitting + needed > size { break }
+            fitting += needed
+            end += 1
         }
+        let positions = (max(first, dots) - dots)..<(max(end, dots) - dots)
+        // Not zeroed: only the `used` bytes written are sent. Names go to libfuse where the kept
+        // listing stores them, NUL-terminated: nothing is copied per entry.
+        replyBuffers.withBuffer(size: size) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(positions.count, 1)) { numbers in
+                if plus && !positions.isEmpty { numbered.enter(kept, positions: positions, into: numbers) }
+                var used = 0
+                for index in max(first, 0)..<end {
+                    var entry = fuse_entry_param()
+                    if index < dots {
+                        entry.attr.st_ino = ino_t(handle.inode)
+                        entry.attr.st_mode = S_IFDIR
+                    } else {
+                        let position = index - dots
+                        // 0: an entry known by name and type only goes without attributes (node id
+                        // 0): the kernel then lists it and caches nothing, and looks it up when
+                        // someone stats it.
+                        let number = plus ? numbers[position - positions.lowerBound] : 0
+                        entry.attr = kept.attributes(at: position, number: number != 0 ? number : kept.wantedNumber(at: position)).stat
+                        if number != 0 {
+                            entry.ino = fuse_ino_t(number)
+                            entry.generation = 1
+                            entry.attr_timeout = timeouts.attributes
+                            entry.entry_timeout = timeouts.entry
+                        }
+                    }
+                    let start = (buffer.baseAddress! + used).assumingMemoryBound(to: CChar.self)
+                    used += withName(at: index, of: handle) { name in
+                        plus ? fuse_add_direntry_plus(request.raw, start, size - used, name, &entry, off_t(index + 1))
+                            : fuse_add_direntry(request.raw, start, size - used, name, &entry.attr, off_t(index + 1))
+                    }
+                }
+                request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+            }
+        }
+    }
+
+    /// Calls `body` with the NUL-terminated name of the entry at `index` of an open folder.
+    private func withName<Result>(at index: Int, of handle: DirectoryHandle, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        index < DirectoryHandle.dots ? DirectoryHandle.dotNames[index].withCString(body)
+            : handle.listing.withCName(at: index - DirectoryHandle.dots, body)
     }
 }

@@ -8,14 +8,14 @@ import Testing
 /// for, apart from where two keys ask for one.
 @Suite struct NodeTableTests {
     /// A listing whose entries have the given key hashes, in a media folder at `movie.mkv`.
-    private func listing(_ hashes: [UInt64]) -> KeptListing {
+    private func listing(_ hashes: [UInt64], nameAndTypeOnly: Set<Int> = []) -> KeptListing {
         let time = timespec()
         let entries = hashes.enumerated().map { index, hash in
             DirectoryEntry(name: Name("entry-\(index)"),
                            attributes: Attributes(inode: NodeKey.number(forHash: hash), type: .regular, permissions: 0o444,
                                                   size: 1, links: 1, uid: 0, gid: 0, accessTime: time,
                                                   modificationTime: time, changeTime: time),
-                           keyHash: hash)
+                           keyHash: hash, nameAndTypeOnly: nameAndTypeOnly.contains(index))
         }
         return KeptListing(folder: 7, folderKey: NodeKey(kind: "thumbs", path: "movie.mkv"), listing: Listing(entries: entries))
     }
@@ -39,6 +39,22 @@ import Testing
         table.forget(NodeKey.rootNumber, count: 5)
         table.forget(99, count: 1)
         #expect(table.entry(NodeKey.rootNumber) != nil && table.counts.numbers == 1)
+    }
+
+    /// A readdirplus reply's entries entered together get the numbers they would get one by one,
+    /// past a number another key holds, each counted once; an entry known by name and type only is
+    /// neither numbered nor counted.
+    @Test func entriesOfOneReplyEnteredTogetherAreNumberedAsOneByOne() {
+        let table = table()
+        let kept = listing([0x10, 0x20, 0x30, 0x10 | 1 << 63, 0x50], nameAndTypeOnly: [2])
+        #expect(table.enter(kept, index: 0) == 0x10)
+        var numbers = [UInt64](repeating: 99, count: 4)
+        numbers.withUnsafeMutableBufferPointer { table.enter(kept, positions: 1..<5, into: $0) }
+        #expect(numbers == [0x20, 0, 0x11, 0x50])
+        #expect(table.entry(0x30) == nil, "the name-and-type-only entry is not in the table")
+        numbers.withUnsafeMutableBufferPointer { table.enter(kept, positions: 1..<5, into: $0) }
+        #expect(numbers == [0x20, 0, 0x11, 0x50], "given again, the same numbers")
+        #expect([0x10, 0x20, 0x11, 0x50].map { table.lookups(of: $0) } == [1, 2, 2, 2])
     }
 
     /// Two keys asking for one number: the second goes to the next free one, and stays findable

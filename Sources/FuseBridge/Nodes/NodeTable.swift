@@ -140,24 +140,45 @@ final class NodeTable: Sendable {
         }
     }
 
-    /// The number of the entry at `index` of `listing`, one more lookup counted (readdirplus gives
-    /// it); an entry new to the table holds no node.
-    func enter(_ listing: KeptListing, index: Int) -> UInt64 {
-        let hash = listing.keyHash(at: index)
-        return entries.withLock { table in
-            // A listing given again names entries the table holds at the numbers they ask for:
-            // counted where they lie, the entry not copied out (its reference retained) and back.
-            let wanted = NodeKey.number(forHash: hash)
-            let counted = table.modify(wanted) { entry -> Bool in
-                guard entry.keyHash == hash, !entry.isTombstone else { return false }
-                entry.count(1)
-                return true
+    /// The numbers of the entries at `positions` of `listing`, one more lookup counted for each
+    /// (a readdirplus reply gives them), written to `numbers` in order; an entry known by name and
+    /// type only is not counted and gets 0. An entry new to the table holds no node. One reply's
+    /// entries are entered under one lock, and the slots they ask for are fetched into the cache
+    /// together first: a library's table is read at random, and one trip to memory per entry, one
+    /// after another, was the largest cost of a listing given again.
+    func enter(_ listing: KeptListing, positions: Range<Int>, into numbers: UnsafeMutableBufferPointer<UInt64>) {
+        precondition(numbers.count >= positions.count)
+        entries.withLock { table in
+            for position in positions where !listing.isNameAndTypeOnly(at: position) {
+                table.prefetch(listing.wantedNumber(at: position))
             }
-            if counted == true { return wanted }
-            let number = Self.place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
-            table.modify(number) { $0.count(1) }
-            return number
+            for position in positions {
+                numbers[position - positions.lowerBound] = listing.isNameAndTypeOnly(at: position)
+                    ? 0 : Self.enter(listing, index: position, in: &table)
+            }
         }
+    }
+
+    /// The number of the entry at `index` of `listing`, one more lookup counted (whatever it is
+    /// known by): an entry new to the table holds no node.
+    func enter(_ listing: KeptListing, index: Int) -> UInt64 {
+        entries.withLock { Self.enter(listing, index: index, in: &$0) }
+    }
+
+    private static func enter(_ listing: KeptListing, index: Int, in table: inout NumberSlots<Entry>) -> UInt64 {
+        let hash = listing.keyHash(at: index)
+        // A listing given again names entries the table holds at the numbers they ask for:
+        // counted where they lie, the entry not copied out (its reference retained) and back.
+        let wanted = NodeKey.number(forHash: hash)
+        let counted = table.modify(wanted) { entry -> Bool in
+            guard entry.keyHash == hash, !entry.isTombstone else { return false }
+            entry.count(1)
+            return true
+        }
+        if counted == true { return wanted }
+        let number = place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
+        table.modify(number) { $0.count(1) }
+        return number
     }
 
     /// The number of the entry for `keyHash`, made by `make` where there is none: the first free

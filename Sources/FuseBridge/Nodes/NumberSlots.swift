@@ -1,3 +1,4 @@
+import CFuse
 import Glibc
 
 /// The node table's entries by inode number: an open-addressing table whose slots hold a number
@@ -65,6 +66,12 @@ struct NumberSlots<Value>: ~Copyable {
         for index in 0..<memory.count where memory.number(at: index) != 0 {
             body(memory[index].value)
         }
+    }
+
+    /// Starts fetching the slot where the search for `number` begins into the cache, without
+    /// waiting for it: the slots of many numbers are then fetched at once, not one after another.
+    func prefetch(_ number: UInt64) {
+        cfuse_prefetch(memory.address(at: home(number)))
     }
 
     /// How many slots there are (for tests of the load).
@@ -154,6 +161,12 @@ private struct SlotMemory<Value>: ~Copyable {
     func number(at index: Int) -> UInt64 {
         precondition(index >= 0 && index < count)
         return base[index].number
+    }
+
+    /// Where the slot at `index` lies.
+    func address(at index: Int) -> UnsafeRawPointer {
+        precondition(index >= 0 && index < count)
+        return UnsafeRawPointer(base + index)
     }
 
     subscript(index: Int) -> Slot<Value> {

@@ -119,7 +119,13 @@ public final class NumberedTree: Sendable {
         return kept
     }
 
-    /// The number of the entry at `index` of `listing`, one lookup counted: what readdirplus gives.
+    /// The numbers of the entries at `positions` of `listing`, one lookup counted for each: what a
+    /// readdirplus reply gives (0 for an entry known by name and type only, which is not counted).
+    public func enter(_ listing: KeptListing, positions: Range<Int>, into numbers: UnsafeMutableBufferPointer<UInt64>) {
+        table.enter(listing, positions: positions, into: numbers)
+    }
+
+    /// The number of the entry at `index` of `listing`, one lookup counted.
     public func enter(_ listing: KeptListing, index: Int) -> UInt64 {
         table.enter(listing, index: index)
     }
