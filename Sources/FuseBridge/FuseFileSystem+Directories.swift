@@ -16,7 +16,7 @@ extension FuseFileSystem {
     private func opened(_ inode: UInt64, _ listing: Result<KeptListing, Error>, info: FileInfo, request: Request) {
         switch listing {
         case .success(let listing):
-            HandleSlot.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
+            handles.store(DirectoryHandle(inode: inode, listing: listing), in: info.pointer)
             request.reply(open: info.pointer)
         case .failure(let error):
             request.fail(error, "listing of inode \(inode)")
@@ -85,7 +85,7 @@ extension FuseFileSystem {
 
     /// Calls `body` with the NUL-terminated name of the entry at `index` of an open folder.
     private func withName<Result>(at index: Int, of handle: DirectoryHandle, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        index < DirectoryHandle.dots ? DirectoryHandle.dotNames[index].withCString(body)
+        index < DirectoryHandle.dots ? DirectoryHandle.withDotName(index, body)
             : handle.listing.withCName(at: index - DirectoryHandle.dots, body)
     }
 }

@@ -28,7 +28,7 @@ extension FuseFileSystem {
         guard cfuse_fi_flags(info.pointer) & O_ACCMODE == O_RDONLY else { return request.fail(errno: EROFS) }
         // An image is made before the open is answered (its reads then come from memory); the
         // answer comes from the generation pool, so no thread of ours waits for it.
-        numbered.open(inode) { [passthrough] result in
+        numbered.open(inode) { [passthrough, handles] result in
             switch result {
             case .success(let (content, keepsCache)):
                 let passedThrough = content.spliceDescriptor.flatMap { passthrough.register($0, inode: inode) }.map {
@@ -36,7 +36,7 @@ extension FuseFileSystem {
                 }
                 // A passed-through file has no page cache of its own to keep.
                 cfuse_fi_set_keep_cache(info.pointer, keepsCache && passedThrough == nil ? 1 : 0)
-                HandleSlot.store(FileHandle(content: content, passedThrough: passedThrough), in: info.pointer)
+                handles.store(FileHandle(content: content, passedThrough: passedThrough), in: info.pointer)
                 if let passedThrough { passthrough.expectReply(handle: info.pointer.pointee.fh, backing: passedThrough.backing) }
                 request.reply(open: info.pointer)
             case .failure(let error):

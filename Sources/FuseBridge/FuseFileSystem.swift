@@ -31,6 +31,8 @@ public final class FuseFileSystem: Sendable {
     let timeouts: Timeouts
     /// The buffers readdir replies are built in.
     let replyBuffers = ReplyBuffers()
+    /// Open files and folders, by the number the kernel holds for each.
+    let handles = OpenHandles()
     /// Originals read by the kernel itself, where it can.
     let passthrough: Passthrough
     /// Tells the kernel what source changes made stale; give it to `MediaTree.watchSource(reportingTo:)`.

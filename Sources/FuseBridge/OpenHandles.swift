@@ -1,6 +1,6 @@
-import Foundation
 import CFuse
 import MediaTree
+import Synchronization
 
 /// A folder listing taken at `opendir`: `readdir` and `readdirplus` serve it by offset, so a
 /// listing read in several calls is consistent even while the source changes.
@@ -14,9 +14,12 @@ final class DirectoryHandle: Sendable {
         self.listing = listing
     }
 
-    /// Entries served before the listing: "." and "..".
-    static let dotNames: [Name] = [".", ".."]
-    static let dots = dotNames.count
+    /// Entries served before the listing: "." and "..". (Constants, not stored statics: a static
+    /// `let` is initialized through a once-check at every use, and readdir uses these per entry.)
+    static var dots: Int { 2 }
+    static func withDotName<Result>(_ index: Int, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (index == 0 ? "." : "..").withCString(body)
+    }
     var count: Int { listing.count + Self.dots }
 }
 
@@ -54,41 +57,58 @@ final class PassedThroughFile: Sendable {
 /// another thread (a reader killed during `readdir` releases its folder while the daemon is still
 /// answering), so a handle is looked up under a lock and one already released is simply not found
 /// (EBADF) instead of being freed memory.
-enum HandleSlot {
-    /// The open objects; each is used by one request at a time, the table only keeps them alive.
-    /// `@unchecked`: they are not `Sendable`, so a `Mutex` could not hand them out of its lock.
-    private final class Table: @unchecked Sendable {
-        let lock = NSLock()
-        var next: UInt64 = 1
-        var open: [UInt64: AnyObject] = [:]
+///
+/// The number is a slot's index with the generation the slot had when the object went in (a slot
+/// used again has a new generation, so an old number finds nothing), so a lookup is an array index,
+/// not a hash. One table per file system, under a `Mutex`: every readdir looks its folder up here.
+final class OpenHandles: Sendable {
+    private struct Slots: ~Copyable {
+        var objects: [(any AnyObject & Sendable)?] = []
+        var generations: [UInt32] = []
+        var free: [Int] = []
     }
 
-    private static let table = Table()
+    private let slots = Mutex(Slots())
 
     /// Keeps `object` until `release` and puts its number in `info.fh`.
-    static func store(_ object: AnyObject, in info: UnsafeMutablePointer<fuse_file_info>) {
-        table.lock.lock()
-        let number = table.next
-        table.next += 1
-        table.open[number] = object
-        table.lock.unlock()
-        info.pointee.fh = number
+    func store(_ object: any AnyObject & Sendable, in info: UnsafeMutablePointer<fuse_file_info>) {
+        info.pointee.fh = slots.withLock { slots in
+            let index: Int
+            if let reused = slots.free.popLast() {
+                index = reused
+                slots.objects[index] = object
+            } else {
+                index = slots.objects.count
+                slots.objects.append(object)
+                slots.generations.append(1)
+            }
+            return UInt64(slots.generations[index]) << 32 | UInt64(index)
+        }
     }
 
     /// The object whose number is in `info.fh`, if it is still open and of type `T`.
-    static func borrow<T: AnyObject>(_ type: T.Type, from info: UnsafeMutablePointer<fuse_file_info>?) -> T? {
+    func borrow<T: AnyObject & Sendable>(_ type: T.Type, from info: UnsafeMutablePointer<fuse_file_info>?) -> T? {
         guard let number = info?.pointee.fh, number != 0 else { return nil }
-        table.lock.lock()
-        defer { table.lock.unlock() }
-        return table.open[number] as? T
+        let (index, generation) = (Int(number & 0xFFFF_FFFF), UInt32(number >> 32))
+        let object = slots.withLock { slots -> (any AnyObject & Sendable)? in
+            index < slots.objects.count && slots.generations[index] == generation ? slots.objects[index] : nil
+        }
+        return object as? T
     }
 
     /// Drops the object whose number is in `info.fh`.
-    static func release(from info: UnsafeMutablePointer<fuse_file_info>?) {
+    func release(from info: UnsafeMutablePointer<fuse_file_info>?) {
         guard let number = info?.pointee.fh, number != 0 else { return }
-        table.lock.lock()
-        let object = table.open.removeValue(forKey: number)
-        table.lock.unlock()
+        let (index, generation) = (Int(number & 0xFFFF_FFFF), UInt32(number >> 32))
+        let object = slots.withLock { slots -> (any AnyObject & Sendable)? in
+            guard index < slots.objects.count && slots.generations[index] == generation else { return nil }
+            let object = slots.objects[index]
+            slots.objects[index] = nil
+            // Never 0, so that no number is 0 (FUSE's "no handle").
+            slots.generations[index] = generation == .max ? 1 : generation + 1
+            slots.free.append(index)
+            return object
+        }
         _ = object  // the last reference goes here, outside the lock
     }
 }

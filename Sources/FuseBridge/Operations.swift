@@ -48,17 +48,17 @@ enum Operations {
         }
         ops.readdir = { req, _, size, off, fi in
             let request = Request(req!)
-            let handle = HandleSlot.borrow(DirectoryHandle.self, from: fi)
+            let handle = request.fileSystem.handles.borrow(DirectoryHandle.self, from: fi)
             request.fileSystem.readdir(size: size, offset: off, plus: false, handle: handle, request: request)
         }
         ops.readdirplus = { req, _, size, off, fi in
             let request = Request(req!)
-            let handle = HandleSlot.borrow(DirectoryHandle.self, from: fi)
+            let handle = request.fileSystem.handles.borrow(DirectoryHandle.self, from: fi)
             request.fileSystem.readdir(size: size, offset: off, plus: true, handle: handle, request: request)
         }
         ops.releasedir = { req, _, fi in
             let request = Request(req!)
-            HandleSlot.release(from: fi)
+            request.fileSystem.handles.release(from: fi)
             request.replyOK()
         }
         ops.open = { req, ino, fi in
@@ -68,11 +68,11 @@ enum Operations {
         }
         ops.read = { req, _, size, off, fi in
             let request = Request(req!)
-            request.fileSystem.read(size: size, offset: off, handle: HandleSlot.borrow(FileHandle.self, from: fi), request: request)
+            request.fileSystem.read(size: size, offset: off, handle: request.fileSystem.handles.borrow(FileHandle.self, from: fi), request: request)
         }
         ops.release = { req, _, fi in
             let request = Request(req!)
-            HandleSlot.release(from: fi)
+            request.fileSystem.handles.release(from: fi)
             request.replyOK()
         }
         ops.flush = { req, _, _ in Request(req!).replyOK() }
