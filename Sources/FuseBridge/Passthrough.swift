@@ -45,6 +45,8 @@ final class Passthrough: Sendable {
         var device: Int32 = -1
 
         var takesDescriptors: Bool { mode == .offered || mode == .working }
+        /// Replies `send` must look at: the INIT reply, and OPEN replies of registered handles.
+        var watchedReplies: Int { (initUnique == nil ? 0 : 1) + pendingOpens.count }
     }
 
     private struct Shared {
@@ -53,6 +55,9 @@ final class Passthrough: Sendable {
     }
 
     private let state = Mutex(State())
+    /// `State.watchedReplies`, stored under the lock at every change: while it is 0 (every reply but
+    /// an INIT's or a registered OPEN's), `send` writes without taking the lock.
+    private let watched = Atomic<Int>(0)
     private let wanted: Bool
     private let logger: Logger
 
@@ -91,10 +96,17 @@ final class Passthrough: Sendable {
         switch cfuse_request_opcode(buffer, count, &unique) {
         case UInt32(CFUSE_OPCODE_INIT):
             let offered = cfuse_init_offers_passthrough(buffer, count) != 0
-            state.withLock { $0.initUnique = offered ? unique : nil }
+            state.withLock { state in
+                state.initUnique = offered ? unique : nil
+                watched.store(state.watchedReplies, ordering: .releasing)
+            }
             if !offered { logger.info("the kernel offers no FUSE passthrough: originals are read through the daemon") }
         case UInt32(CFUSE_OPCODE_OPEN):
-            state.withLock { if $0.takesDescriptors { _ = $0.pendingOpens.insert(unique) } }
+            state.withLock { state in
+                guard state.takesDescriptors else { return }
+                state.pendingOpens.insert(unique)
+                watched.store(state.watchedReplies, ordering: .releasing)
+            }
         default:
             break
         }
@@ -102,10 +114,13 @@ final class Passthrough: Sendable {
 
     /// Writes a reply to /dev/fuse, with passthrough added where it belongs.
     private func send(fd: Int32, iov: UnsafeMutablePointer<iovec>, count: Int32) -> Int {
+        // Set (under the lock) before the request was handed on, so a watched reply sees it.
+        if watched.load(ordering: .acquiring) == 0 { return writev(fd, iov, count) }
         var error: Int32 = 0
         let unique = cfuse_reply_unique(iov, count, &error)
         enum Patch { case none, initReply, open(Int32) }
         let patch: Patch = state.withLock { state in
+            defer { watched.store(state.watchedReplies, ordering: .releasing) }
             if unique != 0, unique == state.initUnique {
                 state.initUnique = nil
                 if error == 0 { state.mode = .offered }
@@ -157,6 +172,7 @@ final class Passthrough: Sendable {
                 // decided under the lock, so no other open is passed through meanwhile.
                 state.mode = .refused
                 state.pendingOpens.removeAll()
+                watched.store(state.watchedReplies, ordering: .releasing)
                 logger.info("FUSE passthrough refused (\(reason)): originals are read through the daemon")
             } else if state.refusedDevices.insert(device).inserted {
                 // This file's (ELOOP: a stacked file system such as overlayfs): its reads, and those
