@@ -145,7 +145,8 @@ final class NodeTable: Sendable {
     /// type only is not counted and gets 0. An entry new to the table holds no node. One reply's
     /// entries are entered under one lock, and the slots they ask for are fetched into the cache
     /// together first: a library's table is read at random, and one trip to memory per entry, one
-    /// after another, was the largest cost of a listing given again.
+    /// after another, was the largest single cost of the daemon's own code in a listing given
+    /// again (the kernel's side of each request costs more).
     func enter(_ listing: KeptListing, positions: Range<Int>, into numbers: UnsafeMutableBufferPointer<UInt64>) {
         precondition(numbers.count >= positions.count)
         entries.withLock { table in
