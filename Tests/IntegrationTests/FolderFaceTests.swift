@@ -43,11 +43,13 @@ import TestSupport
         defer { folder.remove() }
         let home = try folder.makeFolder("home")
         let uris = try Self.faces(library.mount).map { "'file://" + $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)! + "/folder.jpg'" }
-        // Queue them all, then wait (bounded) until tumbler has written or refused each.
+        // Queue them all, then wait (bounded) until tumbler has written or refused each. The
+        // handle to unqueue is typed: gdbus guesses a bare `0` as int32 where it could not read
+        // the method's signature from the service (still starting), and tumbler refuses that.
         let script = #"""
         gdbus call --session --dest org.freedesktop.thumbnails.Thumbnailer1 \
             --object-path /org/freedesktop/thumbnails/Thumbnailer1 \
-            --method org.freedesktop.thumbnails.Thumbnailer1.Queue "[$1]" "[$2]" normal default 0 >/dev/null || exit 2
+            --method org.freedesktop.thumbnails.Thumbnailer1.Queue "[$1]" "[$2]" normal default "uint32 0" >/dev/null || exit 2
         for i in $(seq 600); do
             done=$(find "$HOME/.cache/thumbnails" -name '*.png' 2>/dev/null | wc -l)
             [ "$done" -ge "$3" ] && break
