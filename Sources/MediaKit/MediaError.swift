@@ -24,6 +24,10 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
     case unsupported(reason: String)
     /// A system call on the source file failed; `code` is its errno.
     case io(function: String, code: Int32)
+    /// A read of the source did not give the bytes asked for (a failing disk, a file cut while it
+    /// was read, an index pointing past the end): what would be made from it could be wrong, so
+    /// nothing is. Where `fault.mayPass`, the next attempt may succeed.
+    case unreadable(ReadFault)
     /// The file is not the one the caller described (another size): it changed since it was probed.
     case sourceChanged(reason: String)
     /// A track could not be made from stream `stream`: it is missing or of another kind, no
@@ -43,9 +47,35 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
         case .imageFailed(let reason): return "cannot make the image: \(reason)"
         case .unsupported(let reason): return "unsupported: \(reason)"
         case .io(let function, let code): return "\(function) failed: \(String(cString: strerror(code)))"
+        case .unreadable(let fault): return "cannot read the file: \(fault)"
         case .sourceChanged(let reason): return "the file changed: \(reason)"
         case .trackUnavailable(let stream, let reason): return "no track from stream \(stream): \(reason)"
         case .output(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+extension MediaError {
+    /// Whether the same work on the same bytes may succeed another time: a read that failed, a
+    /// file that changed, a timeout. What failed so is never kept; the other failures (the bytes
+    /// are what they are: damaged, not media) may be.
+    public var mayPass: Bool {
+        switch self {
+        case .timedOut, .io, .sourceChanged: return true
+        case .unreadable(let fault): return fault.mayPass
+        default: return false
+        }
+    }
+
+    /// What `body` gives, or nil where it fails for good (the bytes are damaged or not what is
+    /// looked for); a failure that may pass (`mayPass`: a read that failed) is thrown, so that no
+    /// answer missing what the file holds is taken for the file's own.
+    /// - Throws: the `MediaError`s that may pass, and errors that are not `MediaError`s.
+    static func unlessDamaged<T>(_ body: () throws -> T) throws -> T? {
+        do {
+            return try body()
+        } catch let error as MediaError where !error.mayPass {
+            return nil
         }
     }
 }

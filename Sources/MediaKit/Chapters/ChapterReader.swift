@@ -5,7 +5,7 @@ enum ChapterReader {
     /// Matroska/WebM and QuickTime files are read by mediafs's own readers; anything else, or a
     /// file where those find no chapters, by libavformat. When an own reader fails on damage,
     /// libavformat is tried too; if it has no chapters either, the own reader's error is thrown,
-    /// as it says more.
+    /// as it says more. A read of the file that fails is thrown whichever reader meets it.
     /// - Parameter size: the file's size as the caller saw it; reads stop there.
     /// - Throws: `MediaError`.
     static func read(path: FilePath, size: Int64, timeout: Double) throws -> ChapterList {
@@ -17,7 +17,9 @@ enum ChapterReader {
         case .other: return try LibavChapters.read(path: path, timeout: timeout)
         }
         if case .success(let list) = own, !list.isEmpty { return list }
-        let fallback = try? LibavChapters.read(path: path, timeout: timeout)
+        // A read that failed is thrown: libavformat's fewer titles are no stand-in for them.
+        if case .failure(let error as MediaError) = own, error.mayPass { throw error }
+        let fallback = try MediaError.unlessDamaged { try LibavChapters.read(path: path, timeout: timeout) }
         if let fallback, !fallback.isEmpty { return fallback }
         return try own.get()
     }

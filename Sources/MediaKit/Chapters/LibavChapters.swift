@@ -5,7 +5,8 @@ import SystemPackage
 /// chapter's `language` tag where a demuxer sets one. The fallback for formats mediafs does not
 /// read itself (MP3 ID3 CHAP, Ogg, …) and for files where its own readers find nothing.
 enum LibavChapters {
-    /// - Throws: `MediaError.notMedia` if libavformat cannot read the header, `.timedOut` past `timeout`.
+    /// - Throws: `MediaError.notMedia` if libavformat cannot read the header, `.timedOut` past
+    ///   `timeout`, `.unreadable` where reading the file failed.
     static func read(path: FilePath, timeout: Double) throws -> ChapterList {
         let file = try InputFile(path: path, timeout: timeout, findStreamInfo: false)
         let chapters = file.chapters.map { pointer -> ChapterList.Chapter in
@@ -18,6 +19,7 @@ enum LibavChapters {
                                        end: Prober.microseconds(Double(chapter.end) * base),
                                        titles: titles)
         }
+        try file.checkReads()
         return ChapterList(source: .libavformat, editions: chapters.isEmpty ? [] : [ChapterList.Edition(chapters: chapters)])
     }
 }

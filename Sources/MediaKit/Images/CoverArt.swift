@@ -40,9 +40,11 @@ extension MediaInfo {
 /// no stream is analysed and nothing is decoded.
 enum CoverArtReader {
     /// The bytes of the first cover-art stream (the same one `MediaInfo.coverStream` names), or nil.
-    /// - Throws: `MediaError.notMedia` when the header cannot be read, `.timedOut` past `timeout`.
+    /// - Throws: `MediaError.notMedia` when the header cannot be read, `.timedOut` past `timeout`,
+    ///   `.unreadable` where reading it failed.
     static func read(path: FilePath, timeout: Double) throws -> CoverArt? {
         let file = try InputFile(path: path, timeout: timeout, findStreamInfo: false)
+        try file.checkReads()
         for stream in file.streams {
             let s = stream.pointee
             let disposition = s.disposition

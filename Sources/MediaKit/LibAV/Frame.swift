@@ -23,6 +23,15 @@ final class Frame {
 
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
 
+    /// Whether the decoder made up part of the picture: errors in its data concealed, a reference
+    /// it needed missing, slices that did not decode (`decode_error_flags`), or the frame marked
+    /// corrupt. Such a picture is not the frame the file holds (the frame at the end of a file
+    /// cut inside it shows the one before it, say), whatever its time.
+    var isConcealed: Bool {
+        let f = pointer.pointee
+        return f.decode_error_flags != 0 || f.flags & AV_FRAME_FLAG_CORRUPT != 0
+    }
+
     /// The time the decoder gives, or nil: `best_effort_timestamp`, else `pts`.
     var decoderTimestamp: Int64? {
         let f = pointer.pointee

@@ -21,10 +21,12 @@ enum ChapterImageTracks {
     ///
     /// The `moov` is read (one bounded read, usually from the page cache: libavformat has just
     /// parsed it) only for a QuickTime file with an unmarked video stream of JPEG or PNG pictures,
-    /// so other files cost nothing more. A `moov` that cannot be read leaves the streams as
-    /// libavformat described them; the chapter reader reports the damage when chapters are read.
+    /// so other files cost nothing more. A damaged `moov` leaves the streams as libavformat
+    /// described them (the chapter reader reports the damage when chapters are read); one that
+    /// cannot be read throws, as the probe must not be kept without what it would have found.
     /// - Parameter streams: `file`'s streams as described, in file order.
-    static func mark(_ streams: inout [MediaInfo.Stream], of file: InputFile, size: Int64) {
+    /// - Throws: `MediaError.io` or `.unreadable` where reading fails.
+    static func mark(_ streams: inout [MediaInfo.Stream], of file: InputFile, size: Int64) throws {
         guard let format = file.context.pointee.iformat, String(cString: format.pointee.name).hasPrefix("mov,") else { return }
         let avStreams = file.streams
         let candidates = streams.indices.filter { index in
@@ -33,7 +35,7 @@ enum ChapterImageTracks {
                 && pictureCodecs.contains(stream.codec ?? "")
         }
         guard !candidates.isEmpty,
-              let ids = try? QuickTimeMovie(FileReader(path: file.path, length: size)).chapterImageTrackIDs,
+              let ids = try MediaError.unlessDamaged({ try QuickTimeMovie(FileReader(path: file.path, length: size)).chapterImageTrackIDs }),
               !ids.isEmpty else { return }
         for index in candidates {
             let stream = avStreams[index].pointee

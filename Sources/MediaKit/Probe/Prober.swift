@@ -5,7 +5,8 @@ import SystemPackage
 public enum Prober {
     /// Probes the file at `path`.
     /// - Parameter timeout: seconds before the probe is interrupted.
-    /// - Throws: `MediaError.notMedia` for a file that cannot be read as media, `.timedOut` past the bound.
+    /// - Throws: `MediaError.notMedia` for a file that cannot be read as media, `.timedOut` past the
+    ///   bound, `.io` or `.unreadable` where reading it fails.
     public static func probe(path: FilePath, size: Int64, timeout: Double = 20) throws -> MediaInfo {
         try probe(path: path, size: size, timeout: timeout, keepingIn: nil)
     }
@@ -16,7 +17,9 @@ public enum Prober {
     static func probe(path: FilePath, size: Int64, timeout: Double, keepingIn kept: ProbedInputs?) throws -> MediaInfo {
         let version = kept == nil ? nil : FileIdentity(path: path)
         let file = try InputFile(path: path, timeout: timeout)
-        let info = describe(file, size: size)
+        let info = try describe(file, size: size)
+        // A probe made through a read that failed may lack what the file holds: never kept.
+        try file.checkReads()
         if let kept, let version, version.size == size, FileIdentity(path: path) == version {
             kept.keep(file, version: version)
         }
@@ -27,7 +30,8 @@ public enum Prober {
     /// with a video stream of JPEG or PNG pictures, its `moov` read again through a descriptor of
     /// its own: `ChapterImageTracks`): nothing here reads packets or moves the file's position
     /// (`ProbedInputs` relies on it).
-    private static func describe(_ file: InputFile, size: Int64) -> MediaInfo {
+    /// - Throws: `MediaError.io`, `.unreadable` where reading the `moov` again fails.
+    private static func describe(_ file: InputFile, size: Int64) throws -> MediaInfo {
         let ctx = file.context.pointee
         let container = MediaInfo.Container(
             format: ctx.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
@@ -37,7 +41,7 @@ public enum Prober {
             bitRate: ctx.bit_rate > 0 ? ctx.bit_rate : nil,
             size: size)
         var streams = file.streams.map(StreamDescriber.describe)
-        ChapterImageTracks.mark(&streams, of: file, size: size)
+        try ChapterImageTracks.mark(&streams, of: file, size: size)
         return MediaInfo(
             container: container,
             streams: streams,

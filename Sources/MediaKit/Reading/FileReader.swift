@@ -42,7 +42,8 @@ final class FileReader {
     deinit { close(descriptor) }
 
     /// Up to `count` bytes from `offset`; fewer only where `length` ends first.
-    /// - Throws: `MediaError.damaged` if `count` is over `maximumRead` or negative, `.io` if `pread` fails.
+    /// - Throws: `MediaError.damaged` if `count` is over `maximumRead` or negative; `.unreadable`
+    ///   if `pread` fails or the file ends before `length` (it was cut while being read).
     /// The corresponding C function is `pread`.
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
         guard count >= 0, count <= FileReader.maximumRead else {
@@ -51,8 +52,13 @@ final class FileReader {
         guard offset >= 0, offset < length else { return [] }
         let wanted = Int(min(Int64(count), length - offset))
         switch PositionalRead.read(descriptor, offset: offset, count: wanted) {
-        case .success(let bytes): return bytes
-        case .failure(let failure): throw MediaError.io(function: "pread", code: failure.code)
+        case .success(let bytes):
+            guard bytes.count == wanted else {
+                throw MediaError.unreadable(ReadFault(offset: offset + Int64(bytes.count), kind: .shrunk(size: length)))
+            }
+            return bytes
+        case .failure(let failure):
+            throw MediaError.unreadable(ReadFault(offset: offset, kind: .failed(errno: failure.code)))
         }
     }
 

@@ -16,48 +16,41 @@ extension DecodeSession {
     /// When the session's last answer was the keyframe just before it in `index`, reading goes
     /// on from there; otherwise the file is sought (`keyframeSeeks(to:in:)`). Where a seek lands
     /// past it (the first keyframe read is a later one), or reaches the end without it, the next
-    /// seek of the list is tried. At the end of a stream cut short, the last keyframe read before
-    /// `time` is the answer; where every seek lands past it, the first keyframe read past it.
-    /// - Throws: `MediaError.noFrame` when no keyframe can be read or decoded there, `.timedOut`.
+    /// seek of the list is tried. Only that keyframe is an answer: a neighbour shown in its place
+    /// would be a wrong tile.
+    /// - Throws: `MediaError.unreadable` when a read on the way failed (`checkReads(at:)`),
+    ///   `.noFrame` when the keyframe cannot be read (the file is cut short before it) or
+    ///   decoded, `.timedOut`.
     func keyframe(at time: Int64, in index: KeyframeIndex, skipsLoopFilter: Bool = true) throws -> Frame {
         let skips = skipsLoopFilter && decoder.context.pointee.codec_id == AV_CODEC_ID_H264
         decoder.context.pointee.skip_loop_filter = skips ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         let continues = !needsSeek && shown.map { index.next(after: $0.pts) == time } == true
         let seeks = keyframeSeeks(to: time, in: index)
         let starts: [KeyframeSeek?] = (continues ? [nil] : []) + seeks
-        let packet = try Packet(), earlier = try Packet()
-        var past: (packet: Packet, time: Int64)?
+        let packet = try Packet()
         var readError: Int32?
         for start in starts {
             if let start { try seek(to: start.target, forward: start.forward) }
             needsSeek = true
             shown = nil
-            var before: Int64?
             var found: Int64?
             while found == nil, let listed = try readKeyframePacket(into: packet, in: index, error: &readError) {
-                if listed < time {
-                    earlier.unref()
-                    av_packet_move_ref(earlier.pointer, packet.pointer)
-                    before = listed
-                } else {
-                    found = listed
-                }
+                if listed >= time { found = listed }
             }
-            if found == time { return try shownKeyframe(packet, time: time) }
-            if let found {
-                // A forward seek that lands past the keyframe will again: backward from now on.
-                if start == seeks.first, start?.forward == true { keyframeSeeksBackward = true }
-                if past == nil {
-                    let kept = try Packet()
-                    av_packet_move_ref(kept.pointer, packet.pointer)
-                    past = (kept, found)
+            if found == time {
+                // Its own packet whole, and no read on the way failed (a seek that landed past
+                // the end of a file cut short said nothing about this keyframe).
+                try input.checkReads()
+                if input.isCut(packet.pointer) {
+                    throw MediaError.noFrame(time: seconds(forPts: time), reason: "the file ends inside the keyframe's packet")
                 }
-                packet.unref()
-            } else if let before {
-                return try shownKeyframe(earlier, time: before)
+                return try shownKeyframe(packet, time: time)
             }
+            // A forward seek that lands past the keyframe will again: backward from now on.
+            if found != nil, start == seeks.first, start?.forward == true { keyframeSeeksBackward = true }
+            packet.unref()
         }
-        if let past { return try shownKeyframe(past.packet, time: past.time) }
+        try checkReads(at: seconds(forPts: time))
         if let readError {
             throw MediaError.noFrame(time: seconds(forPts: time),
                                      reason: "the stream cannot be read from there (\(averrorText(readError))); the file may be truncated")
@@ -69,6 +62,7 @@ extension DecodeSession {
     /// session's answer: the position is good for the next keyframe in file order.
     private func shownKeyframe(_ packet: Packet, time: Int64) throws -> Frame {
         let frame = try decodeAlone(packet, time: time)
+        try checkWhole(frame, at: seconds(forPts: time))
         frame.pts = time
         shown = frame
         next = nil

@@ -6,11 +6,15 @@ extension KeyframeIndex {
     /// demuxer's index with its sync flag, so only the keyframes' own packets are read
     /// (`fromSampleTable`); any other file is demuxed whole (`byDemuxing`). The session needs a
     /// seek afterwards (`needsSeek`).
-    /// - Throws: `MediaError.timedOut` past the session's deadline, `.library` when a seek fails.
+    /// An index made through a read that failed would lack keyframes past it for as long as it is
+    /// kept: such a scan throws instead.
+    /// - Throws: `MediaError.timedOut` past the session's deadline, `.library` when a seek fails,
+    ///   `.unreadable` when a read failed (`InputFile.checkReads`).
     static func scan(_ session: DecodeSession) throws -> KeyframeIndex {
         session.needsSeek = true
-        if let listed = try fromSampleTable(session) { return listed }
-        return try byDemuxing(session)
+        let index = try fromSampleTable(session) ?? byDemuxing(session)
+        try session.input.checkReads()
+        return index
     }
 
     /// Every packet of the stream read from the start (the other streams' are discarded by the

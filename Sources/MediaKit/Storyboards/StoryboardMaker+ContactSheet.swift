@@ -17,7 +17,9 @@ extension StoryboardMaker {
     /// is not and that no tile shows, or stays if there is none. No frame is shown twice: an
     /// exact frame that is one already shown (tiles closer than a frame, in a film of a few
     /// frames) leaves its tile black. Each caption is the time of the frame shown, `HH:MM:SS`
-    /// (whole seconds from the first frame).
+    /// (whole seconds from the first frame). A tile whose frame cannot be read or decoded for good
+    /// (a damaged file, one cut short) is the tile that says so (`unreadableTile`), captioned
+    /// with the time it stands for; a read that fails in a way that may pass fails the sheet.
     /// - Throws: `MediaError` (see `MediaService.contactSheet(of:request:format:)`).
     func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
         guard let layout = ContactSheetLayout(request) else {
@@ -34,20 +36,21 @@ extension StoryboardMaker {
             let plan = ContactSheetPlan(times: (0..<layout.tileCount).map { session.pts(forSeconds: layout.time(ofTile: $0)) },
                                         index: index)
             var chosen = try keyframePictures(plan, session: session, index: index, width: width, height: height)
-            var shown = Set(chosen.values.map(\.shown))
+            var shown = Set(chosen.values.compactMap { $0?.shown })
             // After keyframes decoded alone: every frame decoded from here, from a seek.
             Self.release(session)
             for (k, source) in plan.sources.enumerated() {
                 guard case .exact(let time) = source else { continue }
-                // A frame that cannot be decoded leaves its tile black, as a keyframe's does.
-                guard let picture = try Self.exactPicture(at: time, in: session, width: width, height: height),
-                      shown.insert(picture.shown).inserted else { continue }
-                chosen[k] = picture
+                guard let picture = try Self.exactPicture(at: time, in: session, width: width, height: height) else {
+                    chosen[k] = .some(nil)
+                    continue
+                }
+                if shown.insert(picture.shown).inserted { chosen[k] = picture }
             }
             for (k, picture) in chosen {
                 let origin = layout.tileOrigin(k)
-                canvas.draw(picture.image, x: origin.x, y: origin.y)
-                let label = ClockText.clock(seconds: session.seconds(forPts: picture.shown))
+                canvas.draw(picture?.image ?? Self.unreadableTile(width: width, height: height), x: origin.x, y: origin.y)
+                let label = ClockText.clock(seconds: picture.map { session.seconds(forPts: $0.shown) } ?? layout.time(ofTile: k))
                 let labelWidth = BitmapFont.width(of: label, scale: scale)
                 BitmapFont.draw(label, into: &canvas, x: origin.x + (width - labelWidth) / 2,
                                 y: origin.y + height + (ContactSheetLayout.captionHeight - BitmapFont.glyphHeight * scale) / 2,
@@ -60,9 +63,9 @@ extension StoryboardMaker {
     /// The pictures of the tiles `plan` shows keyframes in, by tile: the keyframe, or in place of
     /// a blank one the first of the next `replacementsTried` keyframes that is not blank and that
     /// no tile shows. A keyframe that could not be decoded counts as blank; a tile none of whose
-    /// keyframes could be decoded is left out.
+    /// keyframes could be decoded has nil, to be marked.
     private func keyframePictures(_ plan: ContactSheetPlan, session: DecodeSession, index: KeyframeIndex,
-                                  width: Int, height: Int) throws -> [Int: Picture] {
+                                  width: Int, height: Int) throws -> [Int: Picture?] {
         var decoded = try pictures(of: plan.keyframes, session: session, index: index, width: width, height: height)
         func decodedPicture(_ time: Int64) throws -> Picture? {
             if let kept = decoded[time] { return kept }
@@ -71,7 +74,7 @@ extension StoryboardMaker {
             return made
         }
         var used = Set(plan.keyframes)
-        var chosen: [Int: Picture] = [:]
+        var chosen: [Int: Picture?] = [:]
         for (k, source) in plan.sources.enumerated() {
             guard case .keyframe(let first) = source else { continue }
             var picture = try decodedPicture(first)
@@ -88,23 +91,25 @@ extension StoryboardMaker {
                     }
                 }
             }
-            chosen[k] = picture
+            chosen[k] = .some(picture)
         }
         return chosen
     }
 
     /// The frame a player shows at `time`, as a tile (`DecodeSession.exactFrame(at:)`: every
     /// frame decoded, with its loop filter, in a session `release(_:)` left so); nil when it
-    /// cannot be decoded.
-    /// - Throws: `MediaError.timedOut`.
+    /// cannot be read or decoded for good.
+    /// - Throws: the `MediaError`s that may pass (`mayPass`: a read that failed, the time bound).
     static func exactPicture(at time: Int64, in session: DecodeSession, width: Int, height: Int) throws -> Picture? {
         do {
             let frame = try session.exactFrame(at: session.seconds(forPts: time))
             let image = try session.uprightTile(of: frame, width: width, height: height, scaler: TileScaler())
             return Picture(image: image, shown: frame.pts)
-        } catch let failure as MediaError {
-            if case .timedOut = failure { throw failure }
+        } catch let failure as MediaError where !session.cause(of: failure).mayPass {
+            session.needsSeek = true
             return nil
+        } catch let failure as MediaError {
+            throw session.cause(of: failure)
         }
     }
 }

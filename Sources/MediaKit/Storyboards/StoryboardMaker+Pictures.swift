@@ -35,7 +35,7 @@ extension StoryboardMaker {
         let runs = times.count >= Self.parallelFrom ? Self.parallelSessions : 1
         let size = (times.count + runs - 1) / max(1, runs)
         let planned = stride(from: 0, to: times.count, by: max(1, size)).map { Array(times[$0..<min(times.count, $0 + size)]) }
-        // A run whose keyframes all fail leaves its tiles black; all of them failing fails.
+        // A run whose keyframes all fail leaves its tiles marked; all of them failing fails.
         // A second session only where its decoder fits in the pool's budget now (it never waits).
         var sessions = [session]
         var extra: DecodeSessionPool.Reservation?
@@ -79,10 +79,11 @@ extension StoryboardMaker {
     }
 
     /// `times` decoded in time order in `session` (`DecodeSession.keyframe(at:in:)`) and made
-    /// into tiles (`DecodeSession.uprightTile`). A keyframe that cannot be decoded (damaged, cut
-    /// short) is left out, its tile black, and the next is sought afresh; only when none could be
-    /// decoded does the caller hear of it (`Decoded.firstFailure`). Past the time bound:
-    /// `MediaError.timedOut`, thrown.
+    /// into tiles (`DecodeSession.uprightTile`). A keyframe that cannot be read or decoded for
+    /// good (damaged, cut short) is left out, its tile marked (`unreadableTile`), and the next is
+    /// sought afresh; only when none could be decoded does the caller hear of it
+    /// (`Decoded.firstFailure`). A failure that may pass (`MediaError.mayPass`: a read that
+    /// failed, the time bound) is thrown: nothing made through it is to be kept.
     static func decode(_ times: [Int64], in session: DecodeSession, index: KeyframeIndex,
                        width: Int, height: Int) throws -> Decoded {
         var made: [Int64: Picture] = [:]
@@ -94,7 +95,8 @@ extension StoryboardMaker {
                 made[time] = Picture(image: try session.uprightTile(of: frame, width: width, height: height, scaler: scaler),
                                      shown: frame.pts)
             } catch let failure as MediaError {
-                if case .timedOut = failure { throw failure }
+                let failure = session.cause(of: failure)
+                if failure.mayPass { throw failure }
                 firstFailure = firstFailure ?? failure
                 session.needsSeek = true
             }

@@ -26,10 +26,7 @@ final class StoryboardMaker: Sendable {
     }
 
     /// Sheet `sheet` (0-based) of the storyboard `request` describes, in its format, exactly
-    /// `StoryboardLayout.encodedSize(sheet:)` bytes. Each tile shows the keyframe nearest the
-    /// start of its interval (`KeyframeIndex.nearest(to:)`: the closest by presentation time,
-    /// the earlier of two equally close); a keyframe shown by several tiles is decoded once, and
-    /// the keyframes are decoded in time order by `parallelSessions` sessions side by side.
+    /// `StoryboardLayout.encodedSize(sheet:)` bytes (`tilePictures(for:of:request:)`).
     /// - Throws: `MediaError` (see `MediaService.storyboardSheet(of:request:sheet:)`).
     func sheet(of file: MediaFile, request: StoryboardRequest, sheet: Int) throws -> [UInt8] {
         guard let layout = StoryboardLayout(request) else {
@@ -40,18 +37,31 @@ final class StoryboardMaker: Sendable {
         }
         let size = layout.sheetSize(sheet)
         var canvas = RGBImage(width: size.width, height: size.height, color: (0, 0, 0))
-        let tiles = layout.tiles(inSheet: sheet).map(layout.tile)
+        for (tile, picture) in try tilePictures(for: layout.tiles(inSheet: sheet).map(layout.tile), of: file, request: request) {
+            canvas.draw(picture, x: tile.x, y: tile.y)
+        }
+        return try ImageEncoder.encode(canvas, format: request.format, budget: layout.jpegBudget(sheet: sheet))
+    }
+
+    /// Each tile's picture: the keyframe nearest the start of its interval
+    /// (`KeyframeIndex.nearest(to:)`: the closest by presentation time, the earlier of two equally
+    /// close), or, where that keyframe cannot be read or decoded for good (a damaged file, one cut
+    /// short before it), the tile that says so (`unreadableTile`), never a neighbour. A keyframe
+    /// shown by several tiles is decoded once, and the keyframes are decoded in time order by
+    /// `parallelSessions` sessions side by side (`pictures(of:session:index:width:height:)`).
+    /// - Throws: `MediaError` (see `MediaService.storyboardSheet(of:request:sheet:)`); a read that
+    ///   failed (`MediaError.mayPass`) fails the whole.
+    func tilePictures(for tiles: [StoryboardTile], of file: MediaFile,
+                      request: StoryboardRequest) throws -> [(StoryboardTile, RGBImage)] {
         try withSession(file, streamIndex: request.streamIndex, frames: tiles.count) { session, index in
             let chosen = tiles.map { index.nearest(to: session.pts(forSeconds: $0.time)) }
             let times = Array(Set(chosen.compactMap { $0 })).sorted()
-            let pictures = try pictures(of: times, session: session, index: index,
-                                        width: request.tileWidth, height: request.tileHeight)
-            for (tile, time) in zip(tiles, chosen) {
-                guard let time, let picture = pictures[time] else { continue }
-                canvas.draw(picture.image, x: tile.x, y: tile.y)
+            let (width, height) = (request.tileWidth, request.tileHeight)
+            let pictures = try pictures(of: times, session: session, index: index, width: width, height: height)
+            return zip(tiles, chosen).map { tile, time in
+                (tile, time.flatMap { pictures[$0]?.image } ?? Self.unreadableTile(width: width, height: height))
             }
         }
-        return try ImageEncoder.encode(canvas, format: request.format, budget: layout.jpegBudget(sheet: sheet))
     }
 
     /// Runs `body` with a session for `streamIndex` of `file` and the stream's keyframe index,

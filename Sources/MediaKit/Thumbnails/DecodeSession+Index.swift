@@ -65,6 +65,7 @@ extension DecodeSession {
             if packet.pointer.pointee.stream_index == stream.pointee.index { break }
             packet.unref()
         }
+        input.noteIfCut(packet.pointer)
         return packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 ? packet : nil
     }
 }

@@ -1,6 +1,7 @@
 import CAV
 
-/// What a session holds: a decoder or none (asleep), and the memory that takes.
+/// What a session holds: a decoder or none (asleep: `sleep()`, `wake(threads:)`), and the memory
+/// that takes.
 extension DecodeSession {
     /// Whether the decoder is open.
     var isAwake: Bool { openDecoder != nil }
@@ -14,4 +15,27 @@ extension DecodeSession {
         DecodeMemory.estimate(stream: stream, decoder: openDecoder?.context,
                               threads: threads ?? max(1, self.threads), threading: key.pick.threading)
     }
+
+    /// Frees the decoder and every frame (nearly all the session's memory); the file stays open.
+    /// The next request seeks.
+    func sleep() {
+        shown = nil
+        next = nil
+        spare = nil
+        openDecoder = nil
+        needsSeek = true
+    }
+
+    /// Opens a decoder with `threads` threads if the session sleeps; the next request seeks.
+    /// - Throws: `MediaError.damaged` (no decoder), `.library`.
+    func wake(threads: Int) throws {
+        guard openDecoder == nil else { return }
+        openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
+        needsSeek = true
+    }
+}
+
+extension FramePick {
+    /// How a decoder for such requests spreads over threads (see `DecodeSession.Key.pick`).
+    var threading: VideoDecoder.Threading { self == .exact ? .frames : .slices }
 }

@@ -6,7 +6,7 @@ extension DecodeSession {
     /// before that time (the first frame for a time before it). Continues from the session's
     /// position when that is cheaper than seeking (`canContinue(to:)`).
     /// - Throws: `MediaError.noFrame` past the end (or past where a truncated stream stops),
-    ///   `.damaged`, `.timedOut`.
+    ///   `.unreadable` (a read on the way failed), `.damaged`, `.timedOut`.
     func exactFrame(at seconds: Double) throws -> Frame {
         let target = pts(forSeconds: seconds)
         // Frames presented two frames' time or more before the time are not its answer where
@@ -16,11 +16,56 @@ extension DecodeSession {
         defer { skipsUnreferencedBefore = nil }
         if !canContinue(to: target) { try seekBefore(target) }
         let answer = try decodeForward(to: target, seconds: seconds)
-        guard mayHaveSkippedTheAnswer(answer, for: target) else { return answer }
+        guard mayHaveSkippedTheAnswer(answer, for: target) else { return try checked(answer, at: seconds) }
         // A frame left out may be the answer: decode again, every frame.
         skipsUnreferencedBefore = nil
         try seekBefore(target)
-        return try decodeForward(to: target, seconds: seconds)
+        return try checked(try decodeForward(to: target, seconds: seconds), at: seconds)
+    }
+
+    /// `answer`, once nothing read on the way to it went wrong. A read that failed or found the
+    /// file changed throws (`checkReads`). Where reading reached the end of the input, the decoder
+    /// gave out what it held with nothing after the last packet read: if the stream stops there
+    /// well before its declared end (a file cut short, a read the demuxer could not make), frames
+    /// between the answer and the time may never have been read, so that is an error too.
+    private func checked(_ answer: Frame, at seconds: Double) throws -> Frame {
+        try checkReads(at: seconds)
+        if inputEnded, let cut = try truncation() {
+            throw MediaError.noFrame(time: seconds, reason: cut)
+        }
+        try checkWhole(answer, at: seconds)
+        // A packet presented after the answer and at or before the time went to the decoder and
+        // gave no frame (it did not decode): that frame, not the answer, is the one at the time.
+        let target = pts(forSeconds: seconds)
+        if let lost = undecoded.filter({ $0 > answer.pts && $0 <= target }).min() {
+            throw MediaError.noFrame(time: seconds, reason: "the frame at \(self.seconds(forPts: lost)) s does not decode (damaged, or cut by the end of the file)")
+        }
+        undecoded = undecoded.filter { $0 > answer.pts }
+        return answer
+    }
+
+    /// Throws where the decoder made up part of `frame` (`Frame.isConcealed`: damaged data, a
+    /// packet cut by the end of the file): it is not the frame the file holds.
+    func checkWhole(_ frame: Frame, at seconds: Double) throws {
+        guard frame.isConcealed else { return }
+        throw MediaError.noFrame(time: seconds, reason: "the frame at \(self.seconds(forPts: frame.pts)) s does not decode whole (damaged, or cut by the end of the file)")
+    }
+
+    /// Throws where a read since the request began went wrong (`SourceInput.fault`): one that may
+    /// pass (a failing disk, a file that changed) as `MediaError.unreadable`, a file cut short
+    /// inside what was read as `.noFrame`. Whatever was decoded meanwhile may lack a frame.
+    func checkReads(at seconds: Double) throws {
+        guard let fault = input.source.fault else { return }
+        if fault.mayPass { throw MediaError.unreadable(fault) }
+        throw MediaError.noFrame(time: seconds, reason: "\(fault)")
+    }
+
+    /// What caused `failure`: a read since the request began that failed in a way that may pass
+    /// (the packets that then did not decode, or the frame not found, are its doing: the failure
+    /// may pass too), else `failure` itself.
+    func cause(of failure: MediaError) -> MediaError {
+        if let fault = input.source.fault, fault.mayPass { return .unreadable(fault) }
+        return failure
     }
 
     /// Decodes from the position to the last frame presented at or before `target` (or the
@@ -115,7 +160,8 @@ extension DecodeSession {
     /// decodes keyframes forward until the first after the time; the nearer of the two wins.
     /// The index is trusted to list the keyframes next to the time (MP4's sync samples, and the
     /// cues of Matroska muxers, list every keyframe); a stream it does not cover is searched.
-    /// - Throws: `MediaError.noFrame` when no keyframe can be decoded there, `.damaged`, `.timedOut`.
+    /// - Throws: `MediaError.noFrame` when no keyframe can be decoded there, `.unreadable` (a read
+    ///   on the way failed), `.damaged`, `.timedOut`.
     func nearestKeyframe(to seconds: Double) throws -> Frame {
         let target = pts(forSeconds: seconds)
         decoder.keyframesOnly = true
@@ -124,6 +170,8 @@ extension DecodeSession {
             needsSeek = true
         }
         if let listed = try nearestListedKeyframe(to: target) {
+            try checkReads(at: seconds)
+            try checkWhole(listed, at: seconds)
             shown = listed
             next = nil
             return listed
@@ -151,9 +199,9 @@ extension DecodeSession {
                 if keyframe.pts <= target { before = keyframe } else { after = keyframe; break }
             }
         }
-        // The search ran to the end of a stream that stops short of its declared end, and the
-        // time is past where it stops: the keyframe "nearest" is only the last one left.
-        if after == nil, isDrained, target >= reachedEnd, let cut = try truncation() {
+        // The search ran to the end of a stream that stops short of its declared end without a
+        // keyframe after the time: the one "nearest" may be only the last one left.
+        if after == nil, isDrained, let cut = try truncation() {
             throw MediaError.noFrame(time: seconds, reason: cut)
         }
         let chosen: Frame?
@@ -162,12 +210,14 @@ extension DecodeSession {
         } else {
             chosen = before ?? after
         }
+        try checkReads(at: seconds)
         guard let chosen else {
             if let code = readError {
                 throw MediaError.noFrame(time: seconds, reason: "the stream cannot be read from there (\(averrorText(code))); the file may be truncated")
             }
             throw MediaError.noFrame(time: seconds, reason: "no keyframe can be decoded there")
         }
+        try checkWhole(chosen, at: seconds)
         shown = chosen
         next = nil
         return chosen

@@ -27,7 +27,7 @@ extension DecodeSession {
     /// - Throws: `MediaError.library` when out of memory.
     func admission(of packet: UnsafeMutablePointer<AVPacket>) throws -> Admission {
         let pts = packet.pointee.pts
-        let skippable = skipsUnreferencedBefore.map { pts != cav_nopts_value() && pts < $0 } ?? false
+        let skippable = isSkippable(pts)
         guard av1Units != nil else {
             decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             if skippable { latestSkippable = max(latestSkippable ?? pts, pts) }
@@ -46,6 +46,12 @@ extension DecodeSession {
             latestSkippable = max(latestSkippable ?? pts, pts)
             return .instead(try Self.packet(packet, keeping: ranges))
         }
+    }
+
+    /// Whether a packet presented at `pts` is decoded only if other frames refer to it (see
+    /// `admission(of:)`).
+    func isSkippable(_ pts: Int64) -> Bool {
+        skipsUnreferencedBefore.map { pts != cav_nopts_value() && pts < $0 } ?? false
     }
 
     /// A new packet of `ranges` of `packet`'s data, with its times, flags and side data. The

@@ -35,8 +35,8 @@ final class DecodeSession: @unchecked Sendable {
 
     let input: InputFile
     let stream: UnsafeMutablePointer<AVStream>
-    /// The decoder, nil while the session sleeps.
-    private(set) var openDecoder: VideoDecoder?
+    /// The decoder, nil while the session sleeps (`sleep()`, `wake(threads:)`).
+    var openDecoder: VideoDecoder?
     /// The open decoder; only for a session awake (`isAwake`).
     var decoder: VideoDecoder {
         guard let openDecoder else { preconditionFailure("a decode session used while asleep") }
@@ -77,16 +77,21 @@ final class DecodeSession: @unchecked Sendable {
     var latestSkippable: Int64?
     /// For an AV1 stream, which packets no later frame refers to (its decoder cannot skip them).
     var av1Units: AV1TemporalUnits?
-    private var inputEnded = false
+    /// Reading reached the end of the input (or a read failed) since the last seek.
+    private(set) var inputEnded = false
     private var drained = false
     /// Why reading stopped before the end of the file, if it did.
     private(set) var readError: Int32?
     private var lastPts: Int64?
     /// An empty frame kept for the next `avcodec_receive_frame` when the last one gave nothing.
-    private var spare: Frame?
+    var spare: Frame?
     /// The end of the latest frame or packet of the stream seen since the last seek: how far
     /// the stream was read, even where keyframes-only decoding skipped the frames.
     private(set) var reachedEnd: Int64 = .min
+    /// The presentation times of the packets sent whole to the decoder since the last seek whose
+    /// frames have not come out yet (frames left out on purpose are not counted): one still here
+    /// once later frames came out did not decode.
+    var undecoded: Set<Int64> = []
 
     // The current request's budget, and what it cost.
     private(set) var limits: ThumbnailLimits
@@ -98,12 +103,17 @@ final class DecodeSession: @unchecked Sendable {
     /// `threads` is nil, a decoder with that many threads for stream `key.streamIndex`, within
     /// `limits.timeout`. Without a decoder the session starts asleep (`wake(threads:)`).
     /// - Throws: `MediaError.notMedia`, `.timedOut`, `.noVideoStream` (the index is not a moving
-    ///   picture stream), `.damaged` (no decoder), `.library`.
+    ///   picture stream), `.damaged` (no decoder), `.library`, `.sourceChanged` (the file is not of
+    ///   `key.file.size` bytes), `.io`, `.unreadable`.
     init(key: Key, limits: ThumbnailLimits, probed: ProbedInputs? = nil,
          threads: Int? = VideoDecoder.maxThreads) throws {
         self.key = key
         self.limits = limits
         input = try InputFile.open(key.file.path, timeout: limits.timeout, takingFrom: probed)
+        input.clearReadFault()
+        guard input.source.size == key.file.size else {
+            throw MediaError.sourceChanged(reason: "it has \(input.source.size) bytes, not \(key.file.size)")
+        }
         let streams = input.streams
         guard streams.indices.contains(key.streamIndex) else { throw MediaError.noVideoStream(index: key.streamIndex) }
         let stream = streams[key.streamIndex]
@@ -134,30 +144,11 @@ final class DecodeSession: @unchecked Sendable {
             ? av_rescale_q(formatStart + ctx.duration, cav_time_base_q(), timeBase) : nil
     }
 
-    // MARK: Sleeping (see `DecodeSession+Memory`)
-
-    /// Frees the decoder and every frame (nearly all the session's memory); the file stays open.
-    /// The next request seeks.
-    func sleep() {
-        shown = nil
-        next = nil
-        spare = nil
-        openDecoder = nil
-        needsSeek = true
-    }
-
-    /// Opens a decoder with `threads` threads if the session sleeps; the next request seeks.
-    /// - Throws: `MediaError.damaged` (no decoder), `.library`.
-    func wake(threads: Int) throws {
-        guard openDecoder == nil else { return }
-        openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
-        needsSeek = true
-    }
-
-    /// Starts a request: a new deadline and a fresh budget of frames.
+    /// Starts a request: a new deadline, a fresh budget of frames, reads checked afresh.
     func begin(limits: ThumbnailLimits) {
         self.limits = limits
         input.deadline.restart(seconds: limits.timeout)
+        input.clearReadFault()
         framesDecoded = 0
         seeks = 0
         failuresInARow = 0
@@ -172,15 +163,24 @@ final class DecodeSession: @unchecked Sendable {
     /// it; with `forward`, the other way round) and empties the decoder. The corresponding C
     /// functions are `av_seek_frame` (with `AVSEEK_FLAG_BACKWARD`, or without) and
     /// `avcodec_flush_buffers`.
+    ///
+    /// What the seek reads to find where to land (Matroska's cues at the end of the file, an MPEG
+    /// stream's search over it) says nothing of the frames decoded from there: a read of it that
+    /// fails is kept apart (`SourceInput.apart`), not taken for a fault of the answer. Where it
+    /// lands is checked by what is decoded (a keyframe, at or before the time).
+    /// - Throws: `MediaError.timedOut`; `.unreadable` where the seek failed on a read that failed;
+    ///   `.library` where it failed otherwise.
     func seek(to target: Int64, forward: Bool = false) throws {
         try input.deadline.check()
         let index = stream.pointee.index
-        var result = av_seek_frame(input.context, index, target, forward ? 0 : AVSEEK_FLAG_BACKWARD)
-        if result < 0 && result != cav_error_exit() {
-            result = av_seek_frame(input.context, index, target, forward ? AVSEEK_FLAG_BACKWARD : 0)
+        let (result, fault) = input.source.apart { () -> Int32 in
+            let result = av_seek_frame(input.context, index, target, forward ? 0 : AVSEEK_FLAG_BACKWARD)
+            guard result < 0 && result != cav_error_exit() else { return result }
+            return av_seek_frame(input.context, index, target, forward ? AVSEEK_FLAG_BACKWARD : 0)
         }
         if result < 0 {
             if result == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
+            if let fault, fault.mayPass { throw MediaError.unreadable(fault) }
             throw MediaError.library(function: "av_seek_frame", code: result, message: averrorText(result))
         }
         decoder.flush()
@@ -192,6 +192,7 @@ final class DecodeSession: @unchecked Sendable {
         lastPts = nil
         latestSkippable = nil
         reachedEnd = .min
+        undecoded = []
         needsSeek = false
         isWhereOpened = false
         awaitingKeyframe = true
@@ -230,6 +231,7 @@ final class DecodeSession: @unchecked Sendable {
                 }
                 let pts = frame.decoderTimestamp ?? lastPts.map { $0 + frameDuration } ?? startPts
                 frame.pts = pts
+                undecoded.remove(pts)
                 lastPts = pts
                 reachedEnd = max(reachedEnd, pts + (frame.duration ?? frameDuration))
                 return frame
@@ -260,10 +262,14 @@ final class DecodeSession: @unchecked Sendable {
         }
         defer { packet.unref() }
         guard packet.pointer.pointee.stream_index == stream.pointee.index else { return }
+        input.noteIfCut(packet.pointer)
         let p = packet.pointer.pointee
         if p.pts != cav_nopts_value() { reachedEnd = max(reachedEnd, p.pts + max(p.duration, 0)) }
         let admitted: Admission = try decoder.keyframesOnly ? .whole : admission(of: packet.pointer)
         guard let sending = admitted.packet(readAs: packet) else { return }
+        if case .whole = admitted, !decoder.keyframesOnly, p.pts != cav_nopts_value(), !isSkippable(p.pts) {
+            undecoded.insert(p.pts)
+        }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
         let sent = avcodec_send_packet(decoder.context, sending.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
@@ -291,9 +297,4 @@ final class DecodeSession: @unchecked Sendable {
             throw MediaError.damaged(reason: "\(failuresInARow) packets in a row failed to decode (\(averrorText(code)))")
         }
     }
-}
-
-extension FramePick {
-    /// How a decoder for such requests spreads over threads (see `DecodeSession.Key.pick`).
-    var threading: VideoDecoder.Threading { self == .exact ? .frames : .slices }
 }

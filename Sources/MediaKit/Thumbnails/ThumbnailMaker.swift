@@ -80,7 +80,7 @@ final class ThumbnailMaker: Sendable {
             // not to be trusted. Its decoder goes first, within the reservation.
             session.sleep()
             pool.release(reservation)
-            throw error
+            throw (error as? MediaError).map(session.cause(of:)) ?? error
         }
         pool.checkIn(session)
         pool.release(reservation)

@@ -19,17 +19,15 @@ final class TrackExtractor {
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
     init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil) throws {
         input = try InputFile.open(path, timeout: timeout, takingFrom: probed)
-        if let pb = input.context.pointee.pb {
-            let actual = avio_size(pb)
-            if actual >= 0 && actual != size {
-                throw MediaError.sourceChanged(reason: "\(path) has \(actual) bytes, not \(size)")
-            }
+        input.clearReadFault()
+        guard input.source.size == size else {
+            throw MediaError.sourceChanged(reason: "\(path) has \(input.source.size) bytes, not \(size)")
         }
     }
 
     /// Does every job; one result per job, in their order. Every failure (an output that cannot
-    /// be written, a stream that cannot give the output asked, damage, the deadline) is the
-    /// failure of the jobs it touches, in their results.
+    /// be written, a stream that cannot give the output asked, damage, the deadline, a read of the
+    /// source that failed) is the failure of the jobs it touches, in their results.
     func run(_ jobs: [TrackJob]) -> [TrackResult] {
         var byStream: [Int: [TrackJob]] = [:]
         for job in jobs { byStream[job.streamIndex, default: []].append(job) }
@@ -41,6 +39,10 @@ final class TrackExtractor {
             stream.pointee.discard = sinks[Int(stream.pointee.index)] == nil ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         }
         let end = readAll()
+        // A read that failed would leave the tracks cut where the disk failed, looking like a
+        // damaged file's and kept as such: every job fails instead, to be made again once the
+        // file reads whole. (A file cut short, read to its end, gives its tracks cut short.)
+        if let fault = input.source.fault, fault.mayPass { failAll(.unreadable(fault)) }
         finishSinks(end)
         return jobs.map { job in
             TrackResult(job: job, outcome: outcomes[job]

@@ -10,38 +10,22 @@ extension StoryboardMaker {
             throw MediaError.imageFailed(reason: "no trickplay sheet \(sheet) of \(layout.sheetCount)")
         }
         var canvas = RGBImage(width: layout.sheetSize.width, height: layout.sheetSize.height, color: (0, 0, 0))
-        let tiles = layout.tiles(inSheet: sheet).map { layout.tile($0) }
-        for (tile, picture) in try keyframePictures(for: tiles, of: file, request: layout.request) {
-            if let picture { canvas.draw(picture.image, x: tile.x, y: tile.y) }
+        for (tile, picture) in try tilePictures(for: layout.tiles(inSheet: sheet).map { layout.tile($0) }, of: file, request: layout.request) {
+            canvas.draw(picture, x: tile.x, y: tile.y)
         }
         return try ImageEncoder.encode(canvas, format: .jpeg, budget: layout.jpegBudget(sheet: sheet))
     }
 
     /// Tiles `frames` of `storyboard`, each alone as a JPEG of the tile's size (exactly
-    /// `storyboard.frameBudget.bytes`): a BIF's images (`BIFLayout(frames:)`).
-    /// A tile whose keyframe could not be decoded is black, as on a sheet.
+    /// `storyboard.frameBudget.bytes`): a BIF's images (`BIFLayout(frames:)`). A tile whose
+    /// keyframe cannot be read or decoded for good is the tile that says so, as on a sheet.
     /// - Throws: `MediaError` (as `sheet(of:request:sheet:)`); `.imageFailed` for frames out of range.
     func frames(of file: MediaFile, storyboard: StoryboardLayout, frames: Range<Int>) throws -> [[UInt8]] {
         guard frames.lowerBound >= 0, frames.upperBound <= storyboard.tileCount else {
             throw MediaError.imageFailed(reason: "no frames \(frames) of \(storyboard.tileCount)")
         }
-        let request = storyboard.request
-        let black = RGBImage(width: request.tileWidth, height: request.tileHeight, color: (0, 0, 0))
-        return try keyframePictures(for: frames.map(storyboard.tile), of: file, request: request).map { _, picture in
-            try ImageEncoder.encode(picture?.image ?? black, format: .jpeg, budget: storyboard.frameBudget)
-        }
-    }
-
-    /// Each tile with the picture of the keyframe nearest the start of its interval (as
-    /// `sheet(of:request:sheet:)` chooses them), nil where none could be decoded.
-    private func keyframePictures(for tiles: [StoryboardTile], of file: MediaFile,
-                                  request: StoryboardRequest) throws -> [(StoryboardTile, Picture?)] {
-        try withSession(file, streamIndex: request.streamIndex, frames: tiles.count) { session, index in
-            let chosen = tiles.map { index.nearest(to: session.pts(forSeconds: $0.time)) }
-            let times = Array(Set(chosen.compactMap { $0 })).sorted()
-            let pictures = try pictures(of: times, session: session, index: index,
-                                        width: request.tileWidth, height: request.tileHeight)
-            return zip(tiles, chosen).map { tile, time in (tile, time.flatMap { pictures[$0] }) }
+        return try tilePictures(for: frames.map(storyboard.tile), of: file, request: storyboard.request).map { _, picture in
+            try ImageEncoder.encode(picture, format: .jpeg, budget: storyboard.frameBudget)
         }
     }
 }

@@ -145,12 +145,7 @@ public final class ProbeDatabase: Sendable {
     }
 
     /// Whether a failure is worth keeping: true where probing the same bytes again would fail again.
-    public static func isLasting(_ error: MediaError) -> Bool {
-        switch error {
-        case .timedOut, .io, .sourceChanged: return false
-        default: return true
-        }
-    }
+    public static func isLasting(_ error: MediaError) -> Bool { !error.mayPass }
 
     /// Probes kept (not counting other kinds of results).
     public func count() throws -> Int {

@@ -27,7 +27,8 @@ struct MatroskaLayout {
         for _ in 0..<MatroskaChapterReader.maximumTopLevelElements {
             guard position < segment.upperBound else { break }
             // A header cut by the end of a truncated file ends the scan; what was found stays.
-            guard let element = try? MatroskaChapterReader.readHeader(file, at: position),
+            // A read that fails is thrown: what it would have found is not known to be absent.
+            guard let element = try MediaError.unlessDamaged({ try MatroskaChapterReader.readHeader(file, at: position) }),
                   element.id != MatroskaID.cluster else { break }
             switch element.id {
             case MatroskaID.seekHead: try note(seekHead: element)
@@ -45,20 +46,22 @@ struct MatroskaLayout {
         while let next = seekHeads.first, followed < 8 {
             seekHeads.removeFirst()
             followed += 1
-            if let element = try? MatroskaChapterReader.readHeader(file, at: next), element.id == MatroskaID.seekHead {
+            if let element = try MediaError.unlessDamaged({ try MatroskaChapterReader.readHeader(file, at: next) }),
+               element.id == MatroskaID.seekHead {
                 try note(seekHead: element)
             }
         }
 
         // A seek entry that does not lead to the element it names is skipped, not trusted.
-        func located(_ id: UInt32) -> EBMLElement? {
+        func located(_ id: UInt32) throws -> EBMLElement? {
             for position in targets[id] ?? [] {
-                if let element = try? MatroskaChapterReader.readHeader(file, at: position), element.id == id { return element }
+                if let element = try MediaError.unlessDamaged({ try MatroskaChapterReader.readHeader(file, at: position) }),
+                   element.id == id { return element }
             }
             return nil
         }
-        if layout.info == nil { layout.info = located(MatroskaID.info) }
-        if layout.chapters == nil { layout.chapters = located(MatroskaID.chapters) }
+        if layout.info == nil { layout.info = try located(MatroskaID.info) }
+        if layout.chapters == nil { layout.chapters = try located(MatroskaID.chapters) }
         return layout
     }
 
