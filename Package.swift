@@ -61,7 +61,7 @@ let package = Package(
         // The libfuse low-level adapter: ops table, requests, replies, errno mapping, passthrough,
         // the session loop (a `MountServer`).
         .target(name: "FuseBridge", dependencies: [
-            "MediaTree", "CFuse", "MountLifecycle",
+            "MediaTree", "MediaKit", "CFuse", "MountLifecycle",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mediafs", dependencies: [

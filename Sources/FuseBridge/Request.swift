@@ -36,11 +36,11 @@ final class Request: @unchecked Sendable {
         }
     }
 
-    /// Answers with the errno for `error`; EIO is logged with what caused it.
+    /// Answers with the errno for `error`; what could not be read or made is logged with what
+    /// caused it (`ErrnoMapping.isLogged`).
     func fail(_ error: any Error, _ what: @autoclosure () -> String) {
-        let code = ErrnoMapping.code(for: error)
-        if code == EIO { fileSystem.logger.error("\(what()): \(error)") }
-        fail(errno: code)
+        if ErrnoMapping.isLogged(error) { fileSystem.logger.error("\(what()): \(error)") }
+        fail(errno: ErrnoMapping.code(for: error))
     }
 
     func fail(errno code: Int32) { answer { fuse_reply_err(raw, code) } }

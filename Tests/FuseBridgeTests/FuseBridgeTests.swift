@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 @testable import FuseBridge
+import MediaKit
 @testable import MediaTree
 import Testing
 
@@ -13,6 +14,23 @@ import Testing
         #expect(ErrnoMapping.code(for: TreeError.io(path: "/x", reason: "bad")) == EIO)
         #expect(ErrnoMapping.code(for: TreeError.noAttribute) == ENODATA)
         #expect(ErrnoMapping.code(for: TreeError.tooLarge) == ERANGE)
+    }
+
+    /// Each failure of the media layer with its own errno where it has one: a name that cannot
+    /// exist, a bound passed, a version gone, a source refused; EIO for what the bytes do not give.
+    @Test func mediaFailuresMapCaseByCase() {
+        func code(_ failure: MediaError) -> Int32 { ErrnoMapping.code(for: TreeError.media(path: "/x", failure: failure)) }
+        #expect(code(.noVideoStream(index: 2)) == ENOENT)
+        #expect(code(.timedOut(seconds: 20)) == ETIMEDOUT)
+        #expect(code(.sourceChanged(reason: "cut")) == ESTALE)
+        #expect(code(.io(function: "open", code: EACCES)) == EACCES)
+        #expect(code(.io(function: "open", code: ENOENT)) == ENOENT)
+        #expect(code(.io(function: "open", code: EMFILE)) == EIO)
+        #expect(code(.unreadable(ReadFault(offset: 4096, kind: .failed(errno: EIO)))) == EIO)
+        #expect(code(.noFrame(time: 3, reason: "cut short")) == EIO)
+        #expect(code(.damaged(reason: "broken")) == EIO)
+        #expect(ErrnoMapping.isLogged(TreeError.media(path: "/x", failure: .timedOut(seconds: 20))))
+        #expect(!ErrnoMapping.isLogged(TreeError.notFound))
     }
 
     @Test func anythingElseIsEIO() {

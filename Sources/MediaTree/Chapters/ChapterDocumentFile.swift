@@ -35,20 +35,21 @@ final class ChapterDocumentFile: RenderedFile, VersionNode {
     func render(in tree: MediaTree) throws -> [UInt8] {
         guard document == .json else { return ChapterDocuments.ogm(listing) }
         let fileName = version.fileName.escaped
-        return try nameless(in: tree)?.filled(with: fileName) ?? json(fileName, in: tree)
+        return try nameless(in: tree)?.filled(with: fileName) ?? json(in: tree)(fileName)
     }
 
-    /// The JSON document of the original's name `fileName`.
-    private func json(_ fileName: String, in tree: MediaTree) -> [UInt8] {
-        let images = listing.entries.map { entry in
-            tree.listedFormat(of: entry, in: version).map { entry.name($0).escaped }
+    /// The JSON document of an original's name, given it (the names of the images are worked out
+    /// first, which may throw: `MediaTree.listedFormat(of:in:)`).
+    private func json(in tree: MediaTree) throws -> (String) -> [UInt8] {
+        let images = try listing.entries.map { entry in
+            try tree.listedFormat(of: entry, in: version).map { entry.name($0).escaped }
         }
-        return ChapterDocuments.json(listing, fileName: fileName, preferred: tree.settings.preferredLanguages,
-                                     imageNames: images)
+        let (listing, preferred) = (listing, tree.settings.preferredLanguages)
+        return { ChapterDocuments.json(listing, fileName: $0, preferred: preferred, imageNames: images) }
     }
 
     /// The JSON document without its name, once per version; nil where it cannot be split.
     private func nameless(in tree: MediaTree) throws -> NamelessDocument? {
-        try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument { json($0, in: tree) } }
+        try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument(try json(in: tree)) }
     }
 }

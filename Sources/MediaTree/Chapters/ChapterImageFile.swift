@@ -10,8 +10,8 @@ final class ChapterImageFile: PictureFile, VersionNode {
 
     static let kind = "chapter-image"
 
-    init?(folder: ChaptersFolder, entry: ChapterListing.Entry, format: ImageFormat, tree: MediaTree) {
-        guard let plan = tree.chapterImagePlan(of: folder.version, entry: entry, format: format) else { return nil }
+    init?(folder: ChaptersFolder, entry: ChapterListing.Entry, format: ImageFormat, tree: MediaTree) throws {
+        guard let plan = try tree.chapterImagePlan(of: folder.version, entry: entry, format: format) else { return nil }
         spot = VersionSpot(madeFile: Self.kind, named: entry.name(format), in: folder)
         self.entry = entry
         recipe = PictureRecipe(plan: plan)

@@ -7,15 +7,18 @@ extension MediaTree {
     static let chapterListKind = "chapters-1"
 
     /// The chapter listing of `version`, or nil when its default edition lists no chapter (or its
-    /// chapters cannot be read: logged once per version of the file). The chapters are read on the
-    /// first call for a version of the file, when the media folder itself is listed or looked
-    /// into; never to list the folder that holds the file. A list kept in the probe database by an
-    /// earlier mount is used instead of reading the file.
-    func chapterListing(of version: MediaVersion) -> ChapterListing? {
+    /// chapters cannot be read for good: damaged; logged once per version of the file). The
+    /// chapters are read on the first call for a version of the file, when the media folder itself
+    /// is listed or looked into; never to list the folder that holds the file. A list kept in the
+    /// probe database by an earlier mount is used instead of reading the file.
+    /// - Throws: `TreeError.media` where reading the file failed in a way that may pass (a failing
+    ///   disk): nothing is kept, and the media folder's listing fails rather than show it without
+    ///   its chapters.
+    func chapterListing(of version: MediaVersion) throws -> ChapterListing? {
         let shownAs = version.shownAs
         let preferred = settings.preferredLanguages
         let identity = version.identity
-        return (try? chapterListings.value(for: identity) { [media, statistics, logger, probeDatabase] in
+        return try chapterListings.value(for: identity) { [media, statistics, logger, probeDatabase] in
             // Kept across mounts with the probes, so a remount lists chapters/ without opening the file.
             if let kept = probeDatabase?.value(ChapterList.self, kind: Self.chapterListKind, for: identity) {
                 return ChapterListing(list: kept, preferred: preferred)
@@ -25,18 +28,21 @@ extension MediaTree {
                 let list = try media.chapters(path: shownAs.filePath, size: identity.size)
                 probeDatabase?.store(list, kind: Self.chapterListKind, for: identity)
                 return ChapterListing(list: list, preferred: preferred)
+            } catch let failure as MediaError where failure.mayPass {
+                throw TreeError.media(path: "\(shownAs)", failure: failure)
             } catch {
                 logger.notice("no chapters shown for \(shownAs): \(error)")
                 return nil
             }
-        }) ?? nil
+        }
     }
 
     /// The format a chapter's image is listed in: the stored picture's own (its artwork, or the
     /// cover it shows), served byte for byte, where that is JPEG or PNG; else the mount's image format.
-    func listedFormat(of entry: ChapterListing.Entry, in version: MediaVersion) -> ImageFormat? {
+    /// - Throws: as `chapterImagePlan(of:entry:format:)`.
+    func listedFormat(of entry: ChapterListing.Entry, in version: MediaVersion) throws -> ImageFormat? {
         let wanted = settings.imageFormat
-        guard let plan = chapterImagePlan(of: version, entry: entry, format: wanted) else { return nil }
+        guard let plan = try chapterImagePlan(of: version, entry: entry, format: wanted) else { return nil }
         if case .converted(_, let codec, _, _, _) = plan, let stored = ImageFormat(codec: codec) {
             return stored
         }

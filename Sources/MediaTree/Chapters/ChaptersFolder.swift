@@ -10,15 +10,15 @@ final class ChaptersFolder: NamedSubfolder, LastingListing {
     static let madeKinds: [MadeKind] = [.chapterImages, .documents]
     static let name = MediaFolderNames.chapters
 
-    init?(spot: VersionSpot, tree: MediaTree) {
-        guard let listing = tree.chapterListing(of: spot.version) else { return nil }
+    init?(spot: VersionSpot, tree: MediaTree) throws {
+        guard let listing = try tree.chapterListing(of: spot.version) else { return nil }
         self.spot = spot
         self.listing = listing
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        let images: [any TreeNode] = listing.entries.compactMap { entry in
-            tree.listedFormat(of: entry, in: version).flatMap { ChapterImageFile(folder: self, entry: entry, format: $0, tree: tree) }
+        let images: [any TreeNode] = try listing.entries.compactMap { entry in
+            try tree.listedFormat(of: entry, in: version).flatMap { try ChapterImageFile(folder: self, entry: entry, format: $0, tree: tree) }
         }
         let documents = ChapterDocumentFile.Document.allCases.map { ChapterDocumentFile(folder: self, document: $0) }
         return try ScannerMarker.entries(in: self, tree: tree) + (images + documents).map { try tree.entry($0) }
@@ -32,6 +32,6 @@ final class ChaptersFolder: NamedSubfolder, LastingListing {
             return ChapterDocumentFile(folder: self, document: document)
         }
         guard let (entry, format) = listing.entry(named: name) else { return nil }
-        return ChapterImageFile(folder: self, entry: entry, format: format, tree: tree)
+        return try ChapterImageFile(folder: self, entry: entry, format: format, tree: tree)
     }
 }

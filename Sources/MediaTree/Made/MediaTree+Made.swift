@@ -7,7 +7,7 @@ extension MediaTree {
     /// Hands what `recipe` makes of `version` to `reply`: from memory at once, else from the disk
     /// cache, else made on the generation pool (once, however many ask meanwhile), and kept in
     /// both. What is made must be `recipe.size` bytes long.
-    /// `TreeError.io` naming `shownAs` where it cannot be made.
+    /// `TreeError.media` naming `shownAs` where it cannot be made.
     func made<Recipe: MediaRecipe>(_ recipe: Recipe, of version: MediaVersion, shownAs: String,
                                    reply: @escaping Reply<MadeBytes>) {
         let size = recipe.size
@@ -20,6 +20,8 @@ extension MediaTree {
                     throw MediaError.imageFailed(reason: "made \(made.bytes.count) bytes where \(size) were announced")
                 }
                 return made
+            } catch let failure as MediaError {
+                throw TreeError.media(path: shownAs, failure: failure)
             } catch {
                 throw TreeError.io(path: shownAs, reason: "\(error)")
             }

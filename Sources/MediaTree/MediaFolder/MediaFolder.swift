@@ -27,12 +27,12 @@ final class MediaFolder: LastingListing, ImmediateAttributes, VersionNode {
     /// With the listings of its subfolders (`chapters/`, `thumbs/`, `tracks/`, …).
     func listing(in tree: MediaTree) throws -> Listing {
         tree.listedMediaFolders.withLock { _ = $0.insert(key.stableHash) }
-        return try tree.listing(of: self, nodes: MediaFolderEntries.kinds.flatMap { $0.listed(in: self, tree: tree) })
+        return try tree.listing(of: self, nodes: MediaFolderEntries.kinds.flatMap { try $0.listed(in: self, tree: tree) })
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         for kind in MediaFolderEntries.kinds {
-            if let found = kind.resolve(name, in: self, tree: tree) { return found }
+            if let found = try kind.resolve(name, in: self, tree: tree) { return found }
         }
         return nil
     }

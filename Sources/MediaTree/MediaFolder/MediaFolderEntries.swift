@@ -10,11 +10,14 @@ import MediaKit
 protocol MediaFolderEntry: TreeNode {
     /// The entries of this kind in `folder`, in listing order (most kinds: one or none). Decided
     /// from the probe, the chapter list and at most stored pictures' headers: nothing is made.
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode]
+    /// - Throws: where what decides them cannot be read now (a failing disk): the folder's listing
+    ///   fails rather than show it without them.
+    static func listed(in folder: MediaFolder, tree: MediaTree) throws -> [any TreeNode]
 
     /// The entry of this kind called `name` in `folder`, listed or not (`thumbs/` is listed, and
     /// `cover.jpg` resolves beside a listed `cover.png`); nil when `name` is none of this kind.
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)?
+    /// - Throws: as `listed(in:tree:)`.
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) throws -> (any TreeNode)?
 
     /// The kinds of made thing entries of this kind make (counted in `user.mediafs.stats`).
     static var madeKinds: [MadeKind] { get }

@@ -6,14 +6,15 @@ import MediaKit
 protocol MediaSubfolder: FolderNode, ImmediateAttributes {
     var version: MediaVersion { get }
     /// This folder for `version`, or nil where that version has none.
-    func renewed(in version: MediaVersion, tree: MediaTree) -> Self?
+    /// - Throws: where what decides it cannot be read now (`MediaTree.chapterListing(of:)`).
+    func renewed(in version: MediaVersion, tree: MediaTree) throws -> Self?
 }
 
 extension MediaSubfolder {
     func current(in tree: MediaTree) throws -> any TreeNode {
         let now = try tree.currentVersion(of: version)
         if now === version { return self }
-        guard let renewed = renewed(in: now, tree: tree) else { throw TreeError.notFound }
+        guard let renewed = try renewed(in: now, tree: tree) else { throw TreeError.notFound }
         return renewed
     }
 
@@ -32,22 +33,23 @@ protocol NamedSubfolder: MediaSubfolder, MediaFolderEntry, VersionNode {
     static var kind: String { get }
     static var name: Name { get }
     /// This folder of `spot.version`, or nil where that version has none.
-    init?(spot: VersionSpot, tree: MediaTree)
+    /// - Throws: where what decides it cannot be read now (`MediaTree.chapterListing(of:)`).
+    init?(spot: VersionSpot, tree: MediaTree) throws
 }
 
 extension NamedSubfolder {
     static var warmedNames: [Name] { [name] }
 
-    static func listed(in folder: MediaFolder, tree: MediaTree) -> [any TreeNode] {
-        Self(spot: VersionSpot(folder: kind, of: folder.version, at: folder.placement(of: name)), tree: tree).map { [$0] } ?? []
+    static func listed(in folder: MediaFolder, tree: MediaTree) throws -> [any TreeNode] {
+        try Self(spot: VersionSpot(folder: kind, of: folder.version, at: folder.placement(of: name)), tree: tree).map { [$0] } ?? []
     }
 
-    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) -> (any TreeNode)? {
-        name == Self.name ? listed(in: folder, tree: tree).first : nil
+    static func resolve(_ name: Name, in folder: MediaFolder, tree: MediaTree) throws -> (any TreeNode)? {
+        name == Self.name ? try listed(in: folder, tree: tree).first : nil
     }
 
-    func renewed(in version: MediaVersion, tree: MediaTree) -> Self? {
-        Self(spot: VersionSpot(folder: Self.kind, of: version, at: spot.placement), tree: tree)
+    func renewed(in version: MediaVersion, tree: MediaTree) throws -> Self? {
+        try Self(spot: VersionSpot(folder: Self.kind, of: version, at: spot.placement), tree: tree)
     }
 }
 

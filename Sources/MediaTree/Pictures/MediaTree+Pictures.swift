@@ -22,28 +22,31 @@ extension MediaTree {
     /// How the image of a listed chapter is made in `format`, or nil when it has none: its own
     /// artwork (an MP4 chapter image; as stored when in `format`, else converted at the size its
     /// header gives), else for a file without video the cover, else a frame near its start at the
-    /// mount's default thumbnail size. Artwork that cannot be read is replaced by the cover or a
-    /// frame (logged).
-    func chapterImagePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
+    /// mount's default thumbnail size. Artwork that cannot be read for good (damaged) is replaced
+    /// by the cover or a frame (logged).
+    /// - Throws: `TreeError.media` where reading the artwork failed in a way that may pass: neither
+    ///   the plan nor the listing facts keep a stand-in for artwork that is there.
+    func chapterImagePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) throws -> ImagePlan? {
         let key = PlanKey(identity: version.identity, chapter: entry.index, format: format)
-        return (try? imagePlans.value(for: key) {
+        return try imagePlans.value(for: key) {
             let fact = ListingFacts.artworkKey(chapter: entry.index, format: format)
             if entry.chapter.artwork != nil, let known = listingFacts(of: version).snapshot.chapterArtwork[fact] {
                 return known ?? framePlan(of: version, entry: entry, format: format)
             }
             if entry.chapter.artwork != nil {
-                let artwork = artworkPlan(of: version, entry: entry, format: format)
+                let artwork = try artworkPlan(of: version, entry: entry, format: format)
                 learn(of: version) { $0.chapterArtwork[fact] = .some(artwork) }
                 if let artwork { return artwork }
             }
             return framePlan(of: version, entry: entry, format: format)
-        }) ?? nil
+        }
     }
 
     /// How the chapter's own artwork is made in `format`: as stored when in `format`, else
-    /// converted at the size its header gives; nil where it cannot be read (logged). Reads the
-    /// artwork from the media file.
-    private func artworkPlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) -> ImagePlan? {
+    /// converted at the size its header gives; nil where it cannot be read for good (logged).
+    /// Reads the artwork from the media file.
+    /// - Throws: `TreeError.media` where reading failed in a way that may pass.
+    private func artworkPlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) throws -> ImagePlan? {
         let shownAs = version.shownAs
         do {
             guard let image = try media.chapterImage(path: shownAs.filePath, size: version.identity.size,
@@ -57,6 +60,8 @@ extension MediaTree {
                                   width: width, height: height, format: format)
             }
             logger.notice("\(shownAs): the image of chapter \(entry.number) is not a usable \(image.codec) picture")
+        } catch let failure as MediaError where failure.mayPass {
+            throw TreeError.media(path: "\(shownAs)/\(MediaFolderNames.chapters)", failure: failure)
         } catch {
             logger.notice("\(shownAs): cannot read the image of chapter \(entry.number): \(error)")
         }

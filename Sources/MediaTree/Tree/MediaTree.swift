@@ -42,17 +42,18 @@ public final class MediaTree: Sendable {
     /// Each version's `info.json` without its name (`InfoDocument.Template`), for its other names.
     let infoTemplates = ComputedOnce<FileIdentity, InfoDocument.Template>(capacity: 4_096)
     /// Each version's `chapters.json` without its name (`NamelessDocument`; nil where it cannot be split).
-    let namelessChapterDocuments = ComputedOnce<FileIdentity, NamelessDocument?>(capacity: 4_096)
+    let namelessChapterDocuments = ComputedOnce<FileIdentity, NamelessDocument?>(capacity: 4_096, keepsFailure: { _ in false })
     /// The names `thumbs/` lists, by what they depend on: the same for most films of a library.
     let thumbnailNames = ComputedOnce<ThumbnailListing.Shape, [Name]>(capacity: 256)
     /// The media folders listed in this mount, by key hash (`listingAhead` lists the others): by
     /// path, as hard links to one file are folders of their own.
     let listedMediaFolders = Mutex<Set<UInt64>>([])
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
-    /// file whose default edition lists no chapter.
-    let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000)
-    /// How the cover and each chapter image are made (and so their sizes), by source identity.
-    let imagePlans = ComputedOnce<PlanKey, ImagePlan?>(capacity: 100_000)
+    /// file whose default edition lists no chapter. A read that failed is not kept (it throws).
+    let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000, keepsFailure: { _ in false })
+    /// How the cover and each chapter image are made (and so their sizes), by source identity. A
+    /// read that failed is not kept (it throws).
+    let imagePlans = ComputedOnce<PlanKey, ImagePlan?>(capacity: 100_000, keepsFailure: { _ in false })
     /// Everything made from media files (pictures, and documents in its memory), by `MadeKey`:
     /// kept in one memory cache, and pictures on disk, made on `generation` (`MediaTree.made`).
     let pictures: MadeOnPool<MadeKey, MadeBytes>

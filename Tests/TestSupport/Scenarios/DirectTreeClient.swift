@@ -64,7 +64,11 @@ public struct DirectTreeClient: TreeClient {
         do {
             return try body()
         } catch {
-            let detail = if case .io(_, let reason)? = error as? TreeError { reason } else { "" }
+            let detail: String = switch error as? TreeError {
+            case .io(_, let reason)?: reason
+            case .media(_, let failure)?: "\(failure)"
+            default: ""
+            }
             throw CallError(code: ErrnoMapping.code(for: error), call: "\(what) \(path)", detail: detail)
         }
     }

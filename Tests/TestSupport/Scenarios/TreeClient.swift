@@ -75,7 +75,8 @@ public struct CallError: Error, Equatable, CustomStringConvertible {
     public var code: Int32
     /// The call and its path, for messages: `stat feature-1080p.mp4/x`.
     public var call: String
-    /// What the tree said, where the call went to it directly (`TreeError.io`'s reason).
+    /// What the tree said, where the call went to it directly (`TreeError.io`'s reason, or the
+    /// media layer's failure of `.media`).
     public var detail: String
 
     public init(code: Int32, call: String, detail: String = "") {
