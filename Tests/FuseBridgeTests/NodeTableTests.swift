@@ -1,7 +1,9 @@
+import Foundation
 import Glibc
 import MediaKit
 @testable import FuseBridge
 @testable import MediaTree
+import Synchronization
 import Testing
 
 /// The node table: one entry per number, counted lookups, and numbers that stay what the keys ask
@@ -105,5 +107,24 @@ import Testing
         for (hash, entry) in held {
             #expect(table.entry(entry.number)?.keyHash == hash && table.lookups(of: entry.number) == entry.lookups)
         }
+    }
+
+    // MARK: Statistics
+
+    /// Only the root's statistics count the table, which walks it whole under its lock.
+    @Test func onlyTheStatisticsWalkTheTable() throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-walks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let tree = MediaTree(sourceRoot: source.path, media: LocalMediaService(), logger: .init(label: "test"))
+        defer { tree.close() }
+        let numbered = NumberedTree(tree: tree)
+        let answers = Mutex<[Result<[UInt8], Error>]>([])
+        for name in ["user.mediafs.duration", "user.xdg.comment", MediaTree.statisticsAttribute] {
+            numbered.extendedAttribute(name, of: NodeKey.rootNumber) { result in answers.withLock { $0.append(result) } }
+            #expect(numbered.table.walks.load(ordering: .relaxed) == (name == MediaTree.statisticsAttribute ? 1 : 0), "\(name)")
+        }
+        let statistics = try #require(try answers.withLock { $0 }.last?.get())
+        #expect(String(decoding: statistics, as: UTF8.self).contains("\"inodes\""))
     }
 }

@@ -152,13 +152,13 @@ public final class NumberedTree: Sendable {
     }
 
     /// The extended attribute `name` of the node numbered `number`; the root's statistics with the
-    /// table's counts (`inodes`, `listings_kept`).
+    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table.
     public func extendedAttribute(_ name: String, of number: UInt64, reply: @escaping Reply<[UInt8]>) {
         do {
-            let counts = table.counts
-            tree.extendedAttribute(name, of: try node(number), extraStatistics: [
-                ("inodes", counts.numbers), ("listings_kept", counts.listings),
-            ], reply: reply)
+            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table] in
+                let counts = table.counts
+                return [("inodes", counts.numbers), ("listings_kept", counts.listings)]
+            }, reply: reply)
         } catch {
             reply(.failure(error))
         }
