@@ -9,7 +9,7 @@ extension FuseFileSystem {
     func lookup(parent: UInt64, name: Name, request: Request) {
         numbered.lookup(parent: parent, name: name) { result in
             switch result {
-            case .success(let attributes): request.reply(entry: attributes)
+            case .success(let (attributes, generation)): request.reply(entry: attributes, generation: generation)
             case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
             }
         }

@@ -52,11 +52,11 @@ final class Request: @unchecked Sendable {
     func replyOK() { answer(.error(0)) { fuse_reply_err(raw, 0) } }
 
     /// Answers a lookup with `attributes`, whose number the node table counted a lookup of before
-    /// (the kernel may send forget as soon as it has the entry).
-    func reply(entry attributes: Attributes) {
+    /// (the kernel may send forget as soon as it has the entry), and its `generation`.
+    func reply(entry attributes: Attributes, generation: UInt64) {
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
-        entry.generation = 1
+        entry.generation = generation
         entry.attr = attributes.stat
         entry.attr_timeout = fileSystem.timeouts.attributes
         entry.entry_timeout = fileSystem.timeouts.entry

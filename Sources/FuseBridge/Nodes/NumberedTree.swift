@@ -52,9 +52,10 @@ public final class NumberedTree: Sendable {
         recent.insert(Recent(keyHash: node.key.stableHash, node: node), cost: 1, for: number)
     }
 
-    /// The child `name` of the folder numbered `parent`, numbered, with one lookup counted.
+    /// The child `name` of the folder numbered `parent`, numbered, with one lookup counted, and the
+    /// generation of its number (`InodeGeneration`).
     /// Errors: those of `MediaTree.lookup`.
-    public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<Attributes>) {
+    public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<(attributes: Attributes, generation: UInt64)>) {
         do {
             let folder = try node(parent)
             tree.lookup(name, in: folder) { [self] result in
@@ -62,7 +63,7 @@ public final class NumberedTree: Sendable {
                     var numbered = attributes
                     numbered.inode = table.enter(child, as: name, in: parent, lookups: 1)
                     remember(child, as: numbered.inode)
-                    return numbered
+                    return (numbered, InodeGeneration.of(number: numbered.inode, keyHash: child.key.stableHash))
                 })
             }
         } catch {
