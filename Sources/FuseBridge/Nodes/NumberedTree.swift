@@ -87,12 +87,16 @@ public final class NumberedTree: Sendable {
     }
 
     /// The listing of the folder numbered `number` where it can be had at once: kept from before,
-    /// its source unchanged, or made from memory (`MediaTree.listAtOnce`). Nil where the request
-    /// must wait its turn on a worker (`listing(of:reply:)`).
+    /// its source unchanged, or made from memory (`MediaTree.listAtOnce`), with nothing waited for
+    /// on the way (`AtOnce`: making the folder's node may need a probe, or a file being written to
+    /// settle). Nil where the request must wait its turn on a worker (`listing(of:reply:)`).
     public func listingAtOnce(_ number: UInt64) -> Result<KeptListing, Error>? {
         if let kept = keptListing(of: number), let source = kept.source, tree.isUnchanged(source) { return .success(kept) }
-        guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
-        return listing.map { kept($0, of: folder, number: number) }
+        let made = AtOnce.run { () -> (folder: any TreeNode, listing: Result<Listing, Error>)? in
+            guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
+            return (folder, listing)
+        }
+        return made.map { made in made.listing.map { kept($0, of: made.folder, number: number) } }
     }
 
     /// The listing kept for the folder numbered `number`: its own, or the one made with the listing
