@@ -97,7 +97,7 @@ extension FuseFileSystem {
         var value = statvfs()
         guard statvfs(tree.sourceRoot, &value) == 0 else { return request.fail(errno: errno) }
         value.f_flag |= UInt(ST_RDONLY)
-        value.f_namemax = 255
+        value.f_namemax = UInt(Name.maximumBytes)
         request.reply(statfs: value)
     }
 }
