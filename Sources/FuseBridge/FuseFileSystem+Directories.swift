@@ -67,7 +67,7 @@ extension FuseFileSystem {
                         entry.attr = kept.attributes(at: position, number: number != 0 ? number : kept.wantedNumber(at: position)).stat
                         if number != 0 {
                             entry.ino = fuse_ino_t(number)
-                            entry.generation = 1
+                            entry.generation = InodeGeneration.of(number: number, keyHash: kept.keyHash(at: position))
                             entry.attr_timeout = timeouts.attributes
                             entry.entry_timeout = timeouts.entry
                         }

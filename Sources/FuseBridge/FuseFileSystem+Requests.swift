@@ -9,7 +9,7 @@ extension FuseFileSystem {
     func lookup(parent: UInt64, name: Name, request: Request) {
         numbered.lookup(parent: parent, name: name) { result in
             switch result {
-            case .success(let attributes): request.reply(entry: attributes)
+            case .success(let (attributes, generation)): request.reply(entry: attributes, generation: generation)
             case .failure(let error): request.fail(error, "lookup of \(name) in inode \(parent)")
             }
         }
@@ -97,7 +97,7 @@ extension FuseFileSystem {
         var value = statvfs()
         guard statvfs(tree.sourceRoot, &value) == 0 else { return request.fail(errno: errno) }
         value.f_flag |= UInt(ST_RDONLY)
-        value.f_namemax = 255
+        value.f_namemax = UInt(Name.maximumBytes)
         request.reply(statfs: value)
     }
 }

@@ -22,6 +22,9 @@ enum Operations {
             let request = Request(req!)
             // A name is bytes: it need not be UTF-8.
             let name = Name(bytes: Array(UnsafeRawBufferPointer(start: name!, count: strlen(name!))))
+            // The kernel passes a FUSE file system names longer than a name may be (as `statfs`
+            // says): answered as a disk's file system answers them; the tree makes none.
+            guard name.bytes.count <= Name.maximumBytes else { return request.fail(errno: ENAMETOOLONG) }
             request.fileSystem.async(request) { $0.fileSystem.lookup(parent: UInt64(parent), name: name, request: $0) }
         }
         ops.forget = { req, ino, nlookup in

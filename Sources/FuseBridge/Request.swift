@@ -6,12 +6,14 @@ import MediaTree
 /// One kernel request, answered exactly once.
 ///
 /// A request may travel to another thread and be answered there. One dropped unanswered is
-/// answered with EIO in `deinit` (and logged), so no caller ever hangs on a forgotten request.
-/// Only one thread holds a request at a time; it is not shared.
+/// answered with EIO in `deinit` (and logged), so no caller ever hangs on a forgotten request; one
+/// answered twice sends the first answer only, and logs the second (`RequestAnswer`), so no bug
+/// in one request ends the daemon.
+/// `@unchecked`: the raw request is libfuse's, used by the one answer sent.
 final class Request: @unchecked Sendable {
     let raw: fuse_req_t
     let fileSystem: FuseFileSystem
-    private var answered = false
+    private let answered = RequestAnswer()
 
     init(_ raw: fuse_req_t) {
         self.raw = raw
@@ -20,16 +22,18 @@ final class Request: @unchecked Sendable {
     }
 
     deinit {
-        if !answered {
+        if !answered.isAnswered {
             fileSystem.logger.error("request dropped unanswered; answered EIO")
             fuse_reply_err(raw, EIO)
         }
         fileSystem.requestFinished()
     }
 
-    private func answer(_ send: () -> Int32) {
-        precondition(!answered, "a request answered twice")
-        answered = true
+    private func answer(_ kind: RequestAnswer.Kind, _ send: () -> Int32) {
+        if case .dropped(let report) = answered.take(kind) {
+            if let report { fileSystem.logger.error("\(report)") }
+            return
+        }
         let result = send()
         if result != 0 && result != -ENOENT && result != -ENODEV {
             fileSystem.logger.debug("reply not delivered: \(String(cString: strerror(-result)))")
@@ -43,48 +47,48 @@ final class Request: @unchecked Sendable {
         fail(errno: ErrnoMapping.code(for: error))
     }
 
-    func fail(errno code: Int32) { answer { fuse_reply_err(raw, code) } }
+    func fail(errno code: Int32) { answer(.error(code)) { fuse_reply_err(raw, code) } }
 
-    func replyOK() { answer { fuse_reply_err(raw, 0) } }
+    func replyOK() { answer(.error(0)) { fuse_reply_err(raw, 0) } }
 
     /// Answers a lookup with `attributes`, whose number the node table counted a lookup of before
-    /// (the kernel may send forget as soon as it has the entry).
-    func reply(entry attributes: Attributes) {
+    /// (the kernel may send forget as soon as it has the entry), and its `generation`.
+    func reply(entry attributes: Attributes, generation: UInt64) {
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
-        entry.generation = 1
+        entry.generation = generation
         entry.attr = attributes.stat
         entry.attr_timeout = fileSystem.timeouts.attributes
         entry.entry_timeout = fileSystem.timeouts.entry
-        answer { fuse_reply_entry(raw, &entry) }
+        answer(.entry(inode: attributes.inode)) { fuse_reply_entry(raw, &entry) }
     }
 
     func reply(attributes: Attributes) {
         var st = attributes.stat
-        answer { fuse_reply_attr(raw, &st, fileSystem.timeouts.attributes) }
+        answer(.attributes) { fuse_reply_attr(raw, &st, fileSystem.timeouts.attributes) }
     }
 
     func reply(open info: UnsafeMutablePointer<fuse_file_info>) {
-        answer { fuse_reply_open(raw, info) }
+        answer(.open) { fuse_reply_open(raw, info) }
     }
 
     func reply(bytes: UnsafeRawBufferPointer) {
-        answer { fuse_reply_buf(raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+        answer(.bytes(count: bytes.count)) { fuse_reply_buf(raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
     }
 
     /// Answers a read with up to `size` bytes of `descriptor` from `offset` (fewer at its end);
     /// libfuse splices them when the kernel allows, and answers the errno itself if reading fails.
     func reply(descriptor: Int32, size: Int, offset: off_t) {
-        answer { cfuse_reply_fd(raw, descriptor, size, offset) }
+        answer(.descriptor) { cfuse_reply_fd(raw, descriptor, size, offset) }
     }
 
     func reply(statfs: statvfs) {
         var value = statfs
-        answer { fuse_reply_statfs(raw, &value) }
+        answer(.statfs) { fuse_reply_statfs(raw, &value) }
     }
 
-    func reply(xattrSize size: Int) { answer { fuse_reply_xattr(raw, size) } }
+    func reply(xattrSize size: Int) { answer(.xattrSize(size)) { fuse_reply_xattr(raw, size) } }
 
     /// Answers a forget, which takes no reply but must be told it is done.
-    func none() { answer { fuse_reply_none(raw); return 0 } }
+    func none() { answer(.none) { fuse_reply_none(raw); return 0 } }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 @testable import FuseBridge
@@ -81,5 +82,30 @@ import Testing
         buffers.withBuffer(size: 100) { outer in
             buffers.withBuffer(size: 100) { inner in #expect(inner.baseAddress != outer.baseAddress) }
         }
+    }
+}
+
+/// A request answered twice sends its first answer only, and names both in one log line.
+@Suite struct RequestAnswerTests {
+    @Test func theFirstAnswerIsSentAndASecondDroppedAndReportedOnce() {
+        // Values taken out first: `#expect` cannot look into a noncopyable value.
+        let answer = RequestAnswer()
+        let before = answer.isAnswered
+        let first = answer.take(.entry(inode: 42))
+        let after = answer.isAnswered
+        let second = answer.take(.error(ENOENT))
+        let third = answer.take(.bytes(count: 3))
+        #expect(!before && first == .send && after)
+        #expect(second == .dropped(report: "a request answered twice: with an entry for inode 42, then with error \(ENOENT) (No such file or directory) (dropped)"))
+        #expect(third == .dropped(report: nil), "logged once per request")
+    }
+
+    @Test func answersFromThreadsAtOnceSendOne() {
+        let answer = RequestAnswer()
+        let sent = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            if answer.take(.bytes(count: index)) == .send { sent.add(1, ordering: .relaxed) }
+        }
+        #expect(sent.load(ordering: .relaxed) == 1)
     }
 }

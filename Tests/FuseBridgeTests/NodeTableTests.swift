@@ -1,7 +1,9 @@
+import Foundation
 import Glibc
 import MediaKit
 @testable import FuseBridge
 @testable import MediaTree
+import Synchronization
 import Testing
 
 /// The node table: one entry per number, counted lookups, and numbers that stay what the keys ask
@@ -105,5 +107,90 @@ import Testing
         for (hash, entry) in held {
             #expect(table.entry(entry.number)?.keyHash == hash && table.lookups(of: entry.number) == entry.lookups)
         }
+    }
+
+    // MARK: Generations
+
+    /// A key gets the same number and generation again, in this mount and the next; two keys at one
+    /// number (whichever came first) differ in generation; the root's is the kernel's, 0.
+    @Test func aKeyAtItsOwnNumberGetsTheSameGenerationInEveryMount() {
+        let first: UInt64 = 0x40
+        let second: UInt64 = 0x40 | 1 << 63  // the same 63 bits
+        let kept = listing([first, second])
+        let table = table()
+        #expect(table.enter(kept, index: 0) == 0x40)
+        table.forget(0x40, count: 1)
+        // The other key now finds the number free.
+        #expect(table.enter(kept, index: 1) == 0x40)
+        let remounted = self.table()
+        #expect(remounted.enter(kept, index: 0) == 0x40)
+        let generations = [first, second].map { InodeGeneration.of(number: 0x40, keyHash: $0) }
+        #expect(generations == [1, 2])
+        #expect(InodeGeneration.of(number: NodeKey.rootNumber, keyHash: 0) == 0)
+        // The two lowest numbers a key asks for are moved up onto 2 and 3, whose own keys differ.
+        #expect(Set([0, 2, 1 << 63, 2 | 1 << 63].map { InodeGeneration.of(number: 2, keyHash: $0) }).count == 4)
+    }
+
+    /// A number freed by forget and given to another key (placed past its own number, or at it)
+    /// comes with another generation; the key placed past its number keeps its pair while held.
+    @Test func aNumberGivenToAnotherKeyComesWithAnotherGeneration() {
+        let table = table()
+        let home: UInt64 = 0x40
+        let moved: UInt64 = 0x40 | 1 << 63
+        let next: UInt64 = 0x41
+        let kept = listing([home, moved, next])
+        #expect(table.enter(kept, index: 0) == 0x40 && table.enter(kept, index: 1) == 0x41)
+        let movedGeneration = InodeGeneration.of(number: 0x41, keyHash: moved)
+        #expect(movedGeneration > 4 && movedGeneration <= UInt64(UInt32.max))
+        table.forget(0x41, count: 1)
+        #expect(table.enter(kept, index: 2) == 0x41, "the key whose own number it is")
+        #expect(InodeGeneration.of(number: 0x41, keyHash: next) != movedGeneration)
+    }
+
+    /// Random entering and forgetting over colliding keys: no number and generation is ever given
+    /// to two keys, each fits in the kernel's 32 bits, and a key given the same number again gets
+    /// the same generation.
+    @Test func noNumberAndGenerationIsGivenToTwoKeys() {
+        let table = table()
+        var generator = SystemRandomNumberGenerator()
+        let hashes: [UInt64] = (0..<300).map { UInt64(100 + $0 % 100) | UInt64($0 / 100) << 62 }
+        let kept = listing(hashes)
+        var given: [UInt64: [UInt64: UInt64]] = [:]  // number → generation → key hash
+        var held: [UInt64: (number: UInt64, lookups: UInt64)] = [:]
+        for _ in 0..<20_000 {
+            let index = Int.random(in: 0..<hashes.count, using: &generator)
+            let hash = hashes[index]
+            if let entry = held[hash], Bool.random(using: &generator) {
+                table.forget(entry.number, count: entry.lookups)
+                held[hash] = nil
+            } else {
+                let number = table.enter(kept, index: index)
+                let generation = InodeGeneration.of(number: number, keyHash: hash)
+                #expect(generation > 0 && generation <= UInt64(UInt32.max))
+                let owner = given[number, default: [:]][generation, default: hash]
+                #expect(owner == hash, "number \(number) generation \(generation) given to two keys")
+                given[number, default: [:]][generation] = hash
+                held[hash] = (number, (held[hash]?.lookups ?? 0) + 1)
+            }
+        }
+    }
+
+    // MARK: Statistics
+
+    /// Only the root's statistics count the table, which walks it whole under its lock.
+    @Test func onlyTheStatisticsWalkTheTable() throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-walks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let tree = MediaTree(sourceRoot: source.path, media: LocalMediaService(), logger: .init(label: "test"))
+        defer { tree.close() }
+        let numbered = NumberedTree(tree: tree)
+        let answers = Mutex<[Result<[UInt8], Error>]>([])
+        for name in ["user.mediafs.duration", "user.xdg.comment", MediaTree.statisticsAttribute] {
+            numbered.extendedAttribute(name, of: NodeKey.rootNumber) { result in answers.withLock { $0.append(result) } }
+            #expect(numbered.table.walks.load(ordering: .relaxed) == (name == MediaTree.statisticsAttribute ? 1 : 0), "\(name)")
+        }
+        let statistics = try #require(try answers.withLock { $0 }.last?.get())
+        #expect(String(decoding: statistics, as: UTF8.self).contains("\"inodes\""))
     }
 }

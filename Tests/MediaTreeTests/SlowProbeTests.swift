@@ -48,6 +48,94 @@ import TestSupport
         #expect(entries.count == names.count)
         #expect(entries.allSatisfy { $0.attributes.type == .directory }, "every file is a media folder")
     }
+
+    /// A source holding `name` (the test library's VP9 clip), settled; its tree, by number; the
+    /// number the root's listing gives the media folder (as readdirplus gives it: no node made).
+    private func listedFilm(_ name: String, media: any MediaService) throws
+        -> (source: URL, tree: MediaTree, numbered: NumberedTree, number: UInt64) {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("mediafs-at-once-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        let film = source.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: try TestMedia.file("clips/clip-vp9.webm"), to: film)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: film.path)
+        let tree = MediaTree(sourceRoot: source.path, media: media, logger: Logger(label: "test"))
+        let numbered = NumberedTree(tree: tree)
+        let number = numbered.enter(try numbered.keptListing(NodeKey.rootNumber), index: 0)
+        return (source, tree, numbered, number)
+    }
+
+    /// `body` run on a thread of its own; its value where it returned within `seconds`, and the
+    /// seconds it took.
+    private func timed<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () -> T) -> (value: T?, seconds: Double) {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let start = Date()
+        Thread.detachNewThread {
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return (nil, seconds) }
+        return (result.withLock { $0 }, Date().timeIntervalSince(start))
+    }
+
+    /// What libfuse's thread does at an `opendir` (`listingAtOnce`) of a media folder whose node must
+    /// be made from a probe another thread has under way: it does not wait for that probe, and
+    /// leaves the request to a worker (nil), which lists it once the probe is done.
+    @Test func opendirDoesNotWaitForAProbeUnderWayElsewhere() throws {
+        let media = StallingService(stalling: "a-stalled-")
+        media.release()
+        let (source, tree, numbered, number) = try listedFilm("a-stalled-film.webm", media: media)
+        defer {
+            tree.close()
+            try? FileManager.default.removeItem(at: source)
+        }
+        // A new version (settled), whose probe stalls on another thread.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
+                                              ofItemAtPath: source.appendingPathComponent("a-stalled-film.webm").path)
+        media.stallAgain()
+        let lookedUp = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm")
+            lookedUp.signal()
+        }
+        defer { lookedUp.wait() }
+        #expect(media.waitUntil(seconds: 60) { $0.stalled == 1 }, "\(media.progress)")
+
+        let atOnce = timed(within: 20) { numbered.listingAtOnce(number).map { _ in "listed" } ?? "handed to a worker" }
+        media.release()
+        #expect(atOnce.value == "handed to a worker", "answered at once: \(atOnce)")
+        let listing = try NumberedTree.wait { numbered.listing(of: number, reply: $0) }
+        #expect(listing.entries.contains { $0.name == "info.json" })
+    }
+
+    /// The same for a media file being written (modified just now, and again and again): the
+    /// thread does not wait for it to settle.
+    @Test func opendirDoesNotWaitForAFileBeingWrittenToSettle() throws {
+        let (source, tree, numbered, number) = try listedFilm("film.webm", media: LocalMediaService(probeTimeout: 20))
+        defer {
+            tree.close()
+            try? FileManager.default.removeItem(at: source)
+        }
+        let path = source.appendingPathComponent("film.webm").path
+        let writing = Atomic(true)
+        let stopped = DispatchSemaphore(value: 0)
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+        Thread.detachNewThread {
+            while writing.load(ordering: .relaxed) {
+                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+                usleep(50_000)
+            }
+            stopped.signal()
+        }
+        defer {
+            writing.store(false, ordering: .relaxed)
+            stopped.wait()
+        }
+        // Waiting for it to settle would take `MediaTree.longestSettle`.
+        let atOnce = timed(within: 20) { numbered.listingAtOnce(number) == nil }
+        #expect(atOnce.value == true && atOnce.seconds < MediaTree.longestSettle / 2, "\(atOnce)")
+    }
 }
 
 /// A media service whose probes of files named with a prefix wait until `release()`; it counts
@@ -85,6 +173,14 @@ private final class StallingService: ForwardingMediaService {
         state.withLock { $0.finished += 1 }
         notify()
         return info
+    }
+
+    /// Makes later probes of files with the prefix stall again, until `release()`.
+    func stallAgain() {
+        state.withLock { progress in
+            progress.released = false
+            progress.stalled = 0
+        }
     }
 
     /// Lets every stalled probe (and any later one) go on.

@@ -62,18 +62,6 @@ final class NodeTable: Sendable {
         }
     }
 
-    /// Where the kernel was given a number, so that its node can be made again and a source change
-    /// can name it.
-    enum Origin {
-        case root
-        /// The entry at this index of a folder's listing.
-        case listed(KeptListing, Int)
-        /// The name looked up in the folder numbered `parent`, and the source path of its node.
-        case lookedUp(parent: UInt64, name: Name, path: SourcePath)
-        /// A removed entry that later ones with the same wanted number were placed past.
-        case tombstone
-    }
-
     /// `Origin` as an entry stores it, and what it holds: one reference.
     fileprivate enum Named {
         case root, tombstone
@@ -114,6 +102,8 @@ final class NodeTable: Sendable {
     }
 
     private let entries: Mutex<NumberSlots<Entry>>
+    /// How many times the table was walked to count it (`counts`).
+    let walks = Atomic(0)
 
     init(root: any TreeNode) {
         var entries = NumberSlots(vacant: Entry(keyHash: 0, named: .tombstone))
@@ -279,19 +269,6 @@ final class NodeTable: Sendable {
     /// source change forgets versions and listings). It must not call back into the table.
     func updateEach(_ body: (UInt64, inout Entry) -> Void) {
         entries.withLock { $0.updateEach(body) }
-    }
-
-    /// How many numbers the table holds, and how many folders' listings it keeps.
-    var counts: (numbers: Int, listings: Int) {
-        entries.withLock { table in
-            var counts = (numbers: 0, listings: 0)
-            table.forEach { entry in
-                guard !entry.isTombstone else { return }
-                counts.numbers += 1
-                if entry.listing?.isLasting == true { counts.listings += 1 }
-            }
-            return counts
-        }
     }
 }
 

@@ -61,13 +61,6 @@ struct NumberSlots<Value>: ~Copyable {
         }
     }
 
-    /// Calls `body` with every value.
-    func forEach(_ body: (Value) -> Void) {
-        for index in 0..<memory.count where memory.number(at: index) != 0 {
-            body(memory[index].value)
-        }
-    }
-
     /// Starts fetching the slot where the search for `number` begins into the cache, without
     /// waiting for it: the slots of many numbers are then fetched at once, not one after another.
     func prefetch(_ number: UInt64) {

@@ -52,9 +52,10 @@ public final class NumberedTree: Sendable {
         recent.insert(Recent(keyHash: node.key.stableHash, node: node), cost: 1, for: number)
     }
 
-    /// The child `name` of the folder numbered `parent`, numbered, with one lookup counted.
+    /// The child `name` of the folder numbered `parent`, numbered, with one lookup counted, and the
+    /// generation of its number (`InodeGeneration`).
     /// Errors: those of `MediaTree.lookup`.
-    public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<Attributes>) {
+    public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<(attributes: Attributes, generation: UInt64)>) {
         do {
             let folder = try node(parent)
             tree.lookup(name, in: folder) { [self] result in
@@ -62,7 +63,7 @@ public final class NumberedTree: Sendable {
                     var numbered = attributes
                     numbered.inode = table.enter(child, as: name, in: parent, lookups: 1)
                     remember(child, as: numbered.inode)
-                    return numbered
+                    return (numbered, InodeGeneration.of(number: numbered.inode, keyHash: child.key.stableHash))
                 })
             }
         } catch {
@@ -86,12 +87,16 @@ public final class NumberedTree: Sendable {
     }
 
     /// The listing of the folder numbered `number` where it can be had at once: kept from before,
-    /// its source unchanged, or made from memory (`MediaTree.listAtOnce`). Nil where the request
-    /// must wait its turn on a worker (`listing(of:reply:)`).
+    /// its source unchanged, or made from memory (`MediaTree.listAtOnce`), with nothing waited for
+    /// on the way (`AtOnce`: making the folder's node may need a probe, or a file being written to
+    /// settle). Nil where the request must wait its turn on a worker (`listing(of:reply:)`).
     public func listingAtOnce(_ number: UInt64) -> Result<KeptListing, Error>? {
         if let kept = keptListing(of: number), let source = kept.source, tree.isUnchanged(source) { return .success(kept) }
-        guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
-        return listing.map { kept($0, of: folder, number: number) }
+        let made = AtOnce.run { () -> (folder: any TreeNode, listing: Result<Listing, Error>)? in
+            guard let folder = try? node(number), let listing = tree.listAtOnce(folder) else { return nil }
+            return (folder, listing)
+        }
+        return made.map { made in made.listing.map { kept($0, of: made.folder, number: number) } }
     }
 
     /// The listing kept for the folder numbered `number`: its own, or the one made with the listing
@@ -152,13 +157,13 @@ public final class NumberedTree: Sendable {
     }
 
     /// The extended attribute `name` of the node numbered `number`; the root's statistics with the
-    /// table's counts (`inodes`, `listings_kept`).
+    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table.
     public func extendedAttribute(_ name: String, of number: UInt64, reply: @escaping Reply<[UInt8]>) {
         do {
-            let counts = table.counts
-            tree.extendedAttribute(name, of: try node(number), extraStatistics: [
-                ("inodes", counts.numbers), ("listings_kept", counts.listings),
-            ], reply: reply)
+            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table] in
+                let counts = table.counts
+                return [("inodes", counts.numbers), ("listings_kept", counts.listings)]
+            }, reply: reply)
         } catch {
             reply(.failure(error))
         }

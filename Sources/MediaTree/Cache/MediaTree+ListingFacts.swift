@@ -42,11 +42,13 @@ extension MediaTree {
     }
 
     /// Adds to the facts of `version`; what is new is written to the database within a second
-    /// (one transaction for everything learnt meanwhile) and at unmount (`flushCaches`).
+    /// (one transaction for everything learnt meanwhile) and at unmount (`flushCaches`). Nothing is
+    /// learnt where something gave up rather than wait (`AtOnce`): the facts may be a stand-in for
+    /// those not read, and would be written over them.
     func learn(of version: MediaVersion, _ learn: (inout ListingFacts.Stored) -> Void) {
         let facts = listingFacts(of: version)
         // Known already (a listing made again): nothing to write.
-        guard facts.learn(learn), probeDatabase != nil else { return }
+        guard !AtOnce.hasGivenUp, facts.learn(learn), probeDatabase != nil else { return }
         let isFirst = factsToWrite.withLock { pending -> Bool in
             pending[version.identity] = facts
             return pending.count == 1

@@ -1,8 +1,8 @@
 /// The file names of chapter images: `NN HHhMMmSSs Title.png`, safe on any Linux file system and
 /// for the tools that read them. The rules are in Docs/LAYOUT.md; this is their one implementation.
 public enum ChapterNames {
-    /// The most bytes a name may have (NAME_MAX).
-    public static let maximumBytes = 255
+    /// The most bytes a name may have.
+    public static let maximumBytes = Name.maximumBytes
     /// What stands for `/` in a title: U+2215 DIVISION SLASH, which looks like it.
     public static let slashLookalike: Character = "\u{2215}"
     /// Put after a title that had to be cut.

@@ -30,11 +30,13 @@ extension MediaTree {
 
     /// The bytes of a document of `version` (`recipe` says which), rendered by `render` on this
     /// thread unless kept in memory; a document is text from the probe, quicker to render again
-    /// than to read back, so it is never kept on disk.
+    /// than to read back, so it is never kept on disk. Not kept where something gave up rather
+    /// than wait (`AtOnce`): it may rest on a stand-in.
     func rendered(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> [UInt8] {
         let key = MadeKey(recipe, of: version.identity)
         if let kept = pictures.fromMemory(key) { return kept.bytes }
         let bytes = try counted(recipe, render)
+        guard !AtOnce.hasGivenUp else { return bytes }
         pictures.keep(MadeBytes(bytes: bytes), for: key)
         documentSizes.insert(bytes.count, cost: 1, for: key.stableHash)
         return bytes
@@ -42,13 +44,13 @@ extension MediaTree {
 
     /// The length of a document of `version`: kept for many more documents than their bytes (a
     /// library of 10,000 films lists 50,000), and a document is rendered for its size only the
-    /// first time it is listed; its bytes are kept only once it is read.
+    /// first time it is listed; its bytes are kept only once it is read. Kept as `rendered` is.
     func renderedSize(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> Int {
         let key = MadeKey(recipe, of: version.identity)
         if let size = documentSizes.value(for: key.stableHash) { return size }
         if let kept = pictures.fromMemory(key) { return kept.bytes.count }
         let size = try counted(recipe, render).count
-        documentSizes.insert(size, cost: 1, for: key.stableHash)
+        if !AtOnce.hasGivenUp { documentSizes.insert(size, cost: 1, for: key.stableHash) }
         return size
     }
 

@@ -73,7 +73,9 @@ extension LastingListing {
 /// track plan, the settings): no file is read and nothing waits. While its source is unchanged, a
 /// listing of it is answered on the thread that received the request (`MediaTree.listAtOnce`);
 /// handing each of the tens of thousands of folders of a library's `ls -lR` to a worker thread
-/// cost a thread wake-up each. (Any lasting listing kept from before is answered there too.)
+/// cost a thread wake-up each. (Any lasting listing kept from before is answered there too.) One
+/// that needs what is not in memory after all (a track group's sizes in listing facts not read
+/// yet) gives up there and goes to a worker (`AtOnce`).
 protocol ImmediateListing: MediaSubfolder, LastingListing {}
 
 extension ImmediateListing {

@@ -58,6 +58,15 @@ public enum ServerEntries {
         BIFFile.self,
     ]
 
+    /// The entries of every kind beside `film`, in listing order, but those whose names would be
+    /// longer than a name may be (`Name.maximumBytes`): a film's name near that long leaves no room
+    /// for some suffixes (`-fanart.jpg`, `.trickplay`), and those entries are not there.
+    static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {
+        kinds.flatMap { $0.listed(beside: film, tree: tree) }.filter { entry in
+            (entry.placement?.name.bytes.count ?? 0) <= Name.maximumBytes
+        }
+    }
+
     /// Every kind of made thing the entries make, each once, in the order of `kinds`.
     static let madeKinds: [MadeKind] = kinds.flatMap { $0.madeKinds }.reduce(into: []) { kinds, kind in
         if !kinds.contains(kind) { kinds.append(kind) }

@@ -15,7 +15,7 @@ extension SourceFolder {
         let found = ParallelResults<[any ServerEntry]>(count: candidates.count, repeating: [])
         DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
             guard let film = tree.serverFilm(at: path.appending(candidates[i]), folder: key) else { return }
-            found.set(i, to: ServerEntries.kinds.flatMap { $0.listed(beside: film, tree: tree) })
+            found.set(i, to: ServerEntries.listed(beside: film, tree: tree))
         }
         var taken = Set(names)
         var entries: [DirectoryEntry] = []
@@ -28,9 +28,12 @@ extension SourceFolder {
     }
 
     /// The entry beside a film of this folder called `name` (not a source entry's name): probes
-    /// only the films whose base name `name` starts with (`FolderNames.films(beside:)`).
+    /// only the films whose base name `name` starts with (`FolderNames.films(beside:)`). None for a
+    /// name longer than a name may be, which is not listed either (`ServerEntries.listed`).
     func serverEntry(named name: Name, in tree: MediaTree) -> (any TreeNode)? {
-        guard let names = tree.folderNames(of: path), !names.all.contains(name) else { return nil }
+        guard name.bytes.count <= Name.maximumBytes, let names = tree.folderNames(of: path), !names.all.contains(name) else {
+            return nil
+        }
         for file in names.films(beside: name) {
             guard let film = tree.serverFilm(at: path.appending(file), folder: key) else { continue }
             for kind in ServerEntries.kinds {

@@ -108,14 +108,15 @@ extension MediaTree {
 
     /// `first`, or, for a file modified less than `settleTime` ago (it may be being written), its
     /// stat once it has stayed the same for `settleTime` (at most `longestSettle` seconds are
-    /// waited); nil when it went away meanwhile. So a reader racing a copy over a video gets the
-    /// new version whole, not a probe of half of it.
+    /// waited); nil when it went away meanwhile, or where nothing may wait (`AtOnce`). So a
+    /// reader racing a copy over a video gets the new version whole, not a probe of half of it.
     func settledStat(_ path: SourcePath, first: SourceStat) -> SourceStat? {
         var current = first
         var waited = 0.0
         while waited < Self.longestSettle {
             let age = Self.now() - current.modificationSeconds
             guard age >= 0, age < Self.settleTime else { return current }
+            if AtOnce.givesUp() { return nil }
             let pause = max(0.02, Self.settleTime - age)
             usleep(UInt32(pause * 1e6))
             waited += pause

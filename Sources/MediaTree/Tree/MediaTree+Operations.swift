@@ -100,15 +100,16 @@ extension MediaTree {
     }
 
     /// The value of the extended attribute `name` of `node`. A thumbnail's `time` makes the image
-    /// (on the generation pool, as a read would). The root's statistics come with `extraStatistics`
-    /// (what the caller counts: the numbers the kernel holds).
+    /// (on the generation pool, as a read would). The root's statistics come with what
+    /// `extraStatistics` gives (what the caller counts: the numbers the kernel holds), asked for
+    /// only then: counting may walk a large table.
     /// Errors: `TreeError.notFound`, `.noAttribute`, `.io`.
-    public func extendedAttribute(_ name: String, of node: any TreeNode, extraStatistics: [(String, Int)] = [],
+    public func extendedAttribute(_ name: String, of node: any TreeNode, extraStatistics: () -> [(String, Int)] = { [] },
                                   reply: @escaping Reply<[UInt8]>) {
         do {
             let node = try current(node)
             if node.key == root.key && name == Self.statisticsAttribute {
-                return reply(.success(Array(statisticsDocument(adding: extraStatistics).utf8)))
+                return reply(.success(Array(statisticsDocument(adding: extraStatistics()).utf8)))
             }
             guard try node.extendedAttributeNames(in: self).contains(name) else { throw TreeError.noAttribute }
             node.extendedAttribute(name, in: self, reply: reply)

@@ -26,7 +26,8 @@ public final class MediaTree: Sendable {
     let logger: Logger
     /// Probe results by source identity: a changed file is a new key and is probed again. Keeps
     /// only failures that the same bytes would give again (not a timeout).
-    let probes = ComputedOnce<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure)
+    let probes = ComputedOnce<FileIdentity, MediaInfo>(capacity: 100_000, keepsFailure: MediaTree.isLastingProbeFailure,
+                                                        readsFiles: true)
     /// The tracks of each source version, planned from its probe.
     let trackPlans = ComputedOnce<FileIdentity, TrackPlan>(capacity: 100_000)
     /// The sizes of rendered documents, for listings (`renderedSize`): a number each by the
@@ -35,7 +36,7 @@ public final class MediaTree: Sendable {
     let documentSizes = MemoryCache<UInt64, Int>(capacity: 65_536)
     /// What each version's listings need beyond its probe (`ListingFacts`), and those learnt since
     /// they were last written.
-    let listingFactsByVersion = ComputedOnce<FileIdentity, ListingFacts>(capacity: 100_000)
+    let listingFactsByVersion = ComputedOnce<FileIdentity, ListingFacts>(capacity: 100_000, readsFiles: true)
     let factsToWrite = Mutex<[FileIdentity: ListingFacts]>([:])
     /// The probe database's kind for this mount's settings (`ListingFacts.kind(for:)`).
     let listingFactsKind: String
@@ -50,7 +51,8 @@ public final class MediaTree: Sendable {
     let listedMediaFolders = Mutex<Set<UInt64>>([])
     /// Chapter listings by source identity, each from one read of the file's chapters; nil for a
     /// file whose default edition lists no chapter. A read that failed is not kept (it throws).
-    let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000, keepsFailure: { _ in false })
+    let chapterListings = ComputedOnce<FileIdentity, ChapterListing?>(capacity: 10_000, keepsFailure: { _ in false },
+                                                                      readsFiles: true)
     /// How the cover and each chapter image are made (and so their sizes), by source identity. A
     /// read that failed is not kept (it throws).
     let imagePlans = ComputedOnce<PlanKey, ImagePlan?>(capacity: 100_000, keepsFailure: { _ in false })

@@ -17,6 +17,11 @@ public struct Name: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, 
     public var escaped: String { Self.escape(bytes) }
     public var description: String { escaped }
 
+    /// The most bytes a name may have: Linux's `NAME_MAX`, which `statfs` of the mount reports. A
+    /// copy of the mount to a disk would fail on a longer one (`cp -r`: "File name too long"), so
+    /// no name the tree makes is longer, and FuseBridge answers a lookup of one `ENAMETOOLONG`.
+    public static let maximumBytes = 255
+
     /// Whether this can be one name in a folder: not empty, not `.` or `..`, no `/` and no NUL.
     public var isComponent: Bool {
         !bytes.isEmpty && bytes != [0x2E] && bytes != [0x2E, 0x2E] && !bytes.contains(0x2F) && !bytes.contains(0)

@@ -11,11 +11,19 @@ import Synchronization
 /// (a damaged file), so a failure of the moment (a probe that timed out on a busy disk) is tried
 /// again by the next caller.
 ///
+/// A value whose work reads a file or the database (`readsFiles`) is neither worked out nor waited
+/// for inside `AtOnce.run` (on a thread that must not wait): there, a value not kept throws
+/// `AtOnce.GaveUp`. What a `run` works out after something in it gave up may rest on a stand-in:
+/// it is neither kept nor given to those waiting.
+///
 /// `@unchecked Sendable`: waiting callers need a condition variable (`NSCondition`), which
 /// `Synchronization` has not; every field is read and written under `lock`.
 final class ComputedOnce<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     private final class Pending {
         var result: Result<Value, Error>?
+        /// The asker's result rested on a stand-in (`AtOnce`): not given to those waiting, who work
+        /// the value out again.
+        var isStandIn = false
     }
 
     private let lock = NSCondition()
@@ -26,11 +34,15 @@ final class ComputedOnce<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     private var pending: [Key: Pending] = [:]
     private let capacity: Int
     private let keepsFailure: @Sendable (Error) -> Bool
+    private let readsFiles: Bool
 
-    /// - Parameter keepsFailure: whether a failure is kept like a value (by default, every one is).
-    init(capacity: Int, keepsFailure: @escaping @Sendable (Error) -> Bool = { _ in true }) {
+    /// - Parameters:
+    ///   - keepsFailure: whether a failure is kept like a value (by default, every one is).
+    ///   - readsFiles: whether the work reads a file or the database (else it only computes).
+    init(capacity: Int, keepsFailure: @escaping @Sendable (Error) -> Bool = { _ in true }, readsFiles: Bool = false) {
         self.capacity = capacity
         self.keepsFailure = keepsFailure
+        self.readsFiles = readsFiles
     }
 
     /// The kept result for `key`, without computing.
@@ -41,34 +53,47 @@ final class ComputedOnce<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     }
 
     /// The value for `key`, computed by `work` unless kept or under way.
+    /// - Throws: what `work` throws; `AtOnce.GaveUp` inside `AtOnce.run` where `work` reads files
+    ///   and the value is not kept.
     func value(for key: Key, _ work: () throws -> Value) throws -> Value {
         lock.lock()
-        if let result = done[key] {
-            lock.unlock()
-            return try result.get()
-        }
-        if let waiting = pending[key] {
-            while waiting.result == nil { lock.wait() }
-            lock.unlock()
-            return try waiting.result!.get()
+        while true {
+            if let result = done[key] {
+                lock.unlock()
+                return try result.get()
+            }
+            if readsFiles && AtOnce.givesUp() {
+                lock.unlock()
+                throw AtOnce.GaveUp()
+            }
+            guard let waiting = pending[key] else { break }
+            while waiting.result == nil && !waiting.isStandIn { lock.wait() }
+            if let result = waiting.result {
+                lock.unlock()
+                return try result.get()
+            }
         }
         let mine = Pending()
         pending[key] = mine
         lock.unlock()
 
         let result = Result { try work() }
+        let isStandIn = AtOnce.hasGivenUp
 
         lock.lock()
-        mine.result = result
         pending[key] = nil
-        if case .failure(let error) = result, !keepsFailure(error) {
-            lock.broadcast()
-            lock.unlock()
-            return try result.get()
+        if isStandIn {
+            mine.isStandIn = true
+        } else {
+            mine.result = result
+            // A failure of the moment is given to those waiting, not kept.
+            let keeps = if case .failure(let error) = result { keepsFailure(error) } else { true }
+            if keeps {
+                done[key] = result
+                order.append(key)
+                while order.count > capacity { done[order.removeFirst()] = nil }
+            }
         }
-        done[key] = result
-        order.append(key)
-        while order.count > capacity { done[order.removeFirst()] = nil }
         lock.broadcast()
         lock.unlock()
         return try result.get()

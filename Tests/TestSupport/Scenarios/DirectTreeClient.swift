@@ -98,7 +98,7 @@ extension NumberedTree {
     }
 
     public func lookup(parent: UInt64, name: String) throws -> Attributes {
-        try Self.wait { lookup(parent: parent, name: Name(name), reply: $0) }
+        try Self.wait { lookup(parent: parent, name: Name(name), reply: $0) }.attributes
     }
 
     public func attributes(of inode: UInt64) throws -> Attributes {

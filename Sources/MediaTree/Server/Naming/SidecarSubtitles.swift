@@ -52,8 +52,8 @@ public struct SidecarSubtitles: Sendable, Equatable {
     public var files: [File]
     public var skipped: [Skipped]
 
-    /// The longest name a file may have, in bytes (Linux's `NAME_MAX`).
-    public static let maxNameBytes = 255
+    /// The longest name a file may have, in bytes.
+    public static let maxNameBytes = Name.maximumBytes
 
     /// The sidecars of the film `info` describes, whose base name is `baseNameBytes` long.
     public init(info: MediaInfo, baseNameBytes: Int) {
