@@ -16,6 +16,13 @@ MEDIA ?= $(SAMPLE)
 MOUNTPOINT ?= $(CURDIR)/mnt
 RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 
+# The version built into the binary (`mediafs --version`) and the package's: scripts/version.sh,
+# git describe. In the environment of every build, where Package.swift reads it.
+ifeq ($(origin MEDIAFS_VERSION),undefined)
+MEDIAFS_VERSION := $(shell sh scripts/version.sh)
+endif
+export MEDIAFS_VERSION
+
 # Debian 12 packages: C libraries to build against, fuse3 for fusermount3, the ffmpeg command and
 # the tools the tests and benchmarks drive (gcc compiles the bench's decode floor, bench/decode-floor.c;
 # samba and smbclient serve a mount in the share test, chromium reads storyboards in the browser test,
