@@ -5,6 +5,7 @@
 #   make test                                       unit and real-mount tests; leaves no mount
 #   make bench                                      measurements, written to Docs/PERFORMANCE.md
 #   make deb                                        mediafs_VERSION_ARCH.deb (packaging/README.md)
+#   make deb-test                                   that package installed and used in a Debian 12 root
 #   make deps | build | clean
 
 SHELL := /bin/bash
@@ -34,16 +35,16 @@ export MEDIAFS_VERSION
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
 	libswscale-dev libavfilter-dev libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
 	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
-# What `make deb` needs beyond them: dpkg-shlibdeps and strip, lintian.
-DEB_PACKAGES := dpkg-dev binutils lintian
+# What `make deb` and `make deb-test` need beyond them: dpkg-shlibdeps, lintian, a Debian root.
+DEB_PACKAGES := dpkg-dev binutils lintian mmdebstrap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps deb-deps build mount unmount test bench deb clean
+.PHONY: help deps deb-deps build mount unmount test bench deb deb-test clean
 
 help:
-	@sed -n '1,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,10p' Makefile | sed 's/^# \{0,1\}//'
 
-# deb-deps: a package is built without /dev/fuse.
+# deb-deps: a package is built without /dev/fuse (packaging/test-deb.sh skips without it).
 deps: PACKAGES = $(APT_PACKAGES)
 deb-deps: PACKAGES = $(APT_PACKAGES) $(DEB_PACKAGES)
 deps deb-deps:
@@ -101,6 +102,10 @@ test: deps
 # The package builds in .build/deb, apart from the other builds (packaging/make-deb.sh).
 deb: deb-deps
 	SWIFT=$(SWIFT) bash packaging/make-deb.sh
+
+# Installs the package `make deb` made for this version into a clean Debian 12 root and uses it.
+deb-test: deb
+	bash packaging/test-deb.sh "$(CURDIR)/mediafs_$(MEDIAFS_VERSION)_$$(dpkg --print-architecture).deb"
 
 # vcsi (the contact sheet peer) comes from PyPI.
 bench: build
