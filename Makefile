@@ -4,6 +4,8 @@
 #   make unmount [MOUNTPOINT=folder]
 #   make test                                       unit and real-mount tests; leaves no mount
 #   make bench                                      measurements, written to Docs/PERFORMANCE.md
+#   make deb                                        mediafs_VERSION_ARCH.deb (packaging/README.md)
+#   make deb-test                                   that package installed and used in a Debian 12 root
 #   make deps | build | clean
 
 SHELL := /bin/bash
@@ -16,6 +18,13 @@ MEDIA ?= $(SAMPLE)
 MOUNTPOINT ?= $(CURDIR)/mnt
 RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 
+# The version built into the binary (`mediafs --version`) and the package's: scripts/version.sh,
+# git describe. In the environment of every build, where Package.swift reads it.
+ifeq ($(origin MEDIAFS_VERSION),undefined)
+MEDIAFS_VERSION := $(shell sh scripts/version.sh)
+endif
+export MEDIAFS_VERSION
+
 # Debian 12 packages: C libraries to build against, fuse3 for fusermount3, the ffmpeg command and
 # the tools the tests and benchmarks drive (gcc compiles the bench's decode floor, bench/decode-floor.c;
 # samba and smbclient serve a mount in the share test, chromium reads storyboards in the browser test,
@@ -26,22 +35,27 @@ RELEASE_BIN := $(CURDIR)/.build/release/mediafs
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
 	libswscale-dev libavfilter-dev libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
 	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
+# What `make deb` and `make deb-test` need beyond them: dpkg-shlibdeps, lintian, a Debian root.
+DEB_PACKAGES := dpkg-dev binutils lintian mmdebstrap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build mount unmount test bench clean
+.PHONY: help deps deb-deps build mount unmount test bench deb deb-test clean
 
 help:
-	@sed -n '1,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,10p' Makefile | sed 's/^# \{0,1\}//'
 
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do \
+# deb-deps: a package is built without /dev/fuse (packaging/test-deb.sh skips without it).
+deps: PACKAGES = $(APT_PACKAGES)
+deb-deps: PACKAGES = $(APT_PACKAGES) $(DEB_PACKAGES)
+deps deb-deps:
+	@missing=$$(for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:" $$missing; \
 	    $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	@[ -x "$(SWIFT)" ] || { echo "Swift not found: install a Swift 6 toolchain (https://swift.org/install) or set SWIFT=/path/to/swift"; exit 1; }
-	@[ -c /dev/fuse ] || { echo "/dev/fuse is missing: load the fuse module (modprobe fuse) or pass the device to the container"; exit 1; }
+	@[ $@ = deb-deps ] || [ -c /dev/fuse ] || { echo "/dev/fuse is missing: load the fuse module (modprobe fuse) or pass the device to the container"; exit 1; }
 
 build: deps
 	$(SWIFT) build -c release
@@ -84,6 +98,14 @@ test: deps
 	rmdir "$$folder" 2>/dev/null; exit $$status
 	bash mount-scripts/test.sh "$(CURDIR)/.build/debug/mediafs"
 	@echo "make test: all passed, no mount left behind"
+
+# The package builds in .build/deb, apart from the other builds (packaging/make-deb.sh).
+deb: deb-deps
+	SWIFT=$(SWIFT) bash packaging/make-deb.sh
+
+# Installs the package `make deb` made for this version into a clean Debian 12 root and uses it.
+deb-test: deb
+	bash packaging/test-deb.sh "$(CURDIR)/mediafs_$(MEDIAFS_VERSION)_$$(dpkg --print-architecture).deb"
 
 # vcsi (the contact sheet peer) comes from PyPI.
 bench: build

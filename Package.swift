@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The version `mediafs --version` says: MEDIAFS_VERSION of the build's environment, which the
+// Makefile sets from scripts/version.sh (git describe). SwiftPM evaluates the manifest again when
+// it changes, and the define is on the command line of CVersion's one file: a new version compiles
+// that file and the module that imports it (the mediafs CLI) and links again, so it never goes
+// stale and the other modules are not rebuilt.
+let givenVersion = Context.environment["MEDIAFS_VERSION"] ?? ""
+let version = givenVersion.isEmpty ? "unknown" : givenVersion
+
 // Layers, one direction: C modules → MediaKit → MediaTree → FuseBridge → mediafs (CLI), and
 // beside them CSpawn → MountLifecycle → FuseBridge (processes and mounts; no media, no tree).
 let package = Package(
@@ -39,6 +47,8 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // libjpeg-turbo behind one C function that owns the setjmp its error_exit needs.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The version, as a C string defined on this target's command line (Swift has no valued defines).
+        .target(name: "CVersion", cSettings: [.define("MEDIAFS_VERSION", to: "\"\(version)\"")]),
 
         // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
         .target(name: "MediaKit", dependencies: [
@@ -65,7 +75,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mediafs", dependencies: [
-            "FuseBridge", "MountLifecycle", "MediaTree", "MediaKit", "CJemalloc",
+            "FuseBridge", "MountLifecycle", "MediaTree", "MediaKit", "CJemalloc", "CVersion",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

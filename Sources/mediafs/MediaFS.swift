@@ -1,9 +1,12 @@
 import ArgumentParser
+import CVersion
 
 /// `mediafs`: mount a media folder as a browsable tree of media folders.
 @main
 struct MediaFS: ParsableCommand {
-    static let version = "0.1.0"
+    /// What `--version` prints: `git describe` of the source when it was built (scripts/version.sh),
+    /// `unknown` for a build the Makefile did not run.
+    static let version = String(cString: cversion_string())
 
     static let configuration = CommandConfiguration(
         commandName: "mediafs",
