@@ -38,14 +38,7 @@ final class SourceInput: @unchecked Sendable {
     /// - Throws: `MediaError.io` if the file cannot be opened, `.library` without memory.
     /// The corresponding C functions are `open`, `fstat` and `avio_alloc_context`.
     init(path: FilePath, deadline: Deadline) throws {
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw MediaError.io(function: "open", code: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw MediaError.io(function: "fstat", code: code)
-        }
+        let (fd, size) = try FileReader.open(path)
         let outOfMemory = MediaError.library(function: "avio_alloc_context", code: cav_averror(ENOMEM), message: "out of memory")
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             close(fd)
@@ -59,7 +52,7 @@ final class SourceInput: @unchecked Sendable {
         }
         self.context = context
         self.descriptor = fd
-        self.size = Int64(info.st_size)
+        self.size = size
         self.deadline = deadline
         failsFrom = Self.failingReads.withLock { $0[path] }
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()

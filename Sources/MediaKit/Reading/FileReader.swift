@@ -22,6 +22,17 @@ final class FileReader {
     /// - Throws: `MediaError.io` if the file cannot be opened or stat'ed.
     /// The corresponding C functions are `open` and `fstat`.
     init(path: FilePath, length: Int64? = nil) throws {
+        let (fd, size) = try Self.open(path)
+        self.path = path
+        self.descriptor = fd
+        self.length = length.flatMap { $0 >= 0 ? $0 : nil } ?? size
+    }
+
+    /// A descriptor of `path` opened read-only (by its bytes), the caller its owner, and the
+    /// file's size.
+    /// - Throws: `MediaError.io` if the file cannot be opened or stat'ed.
+    /// The corresponding C functions are `open` and `fstat`.
+    static func open(_ path: FilePath) throws -> (descriptor: Int32, size: Int64) {
         let fd = path.withPlatformString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw MediaError.io(function: "open", code: errno) }
         var info = stat()
@@ -30,13 +41,7 @@ final class FileReader {
             close(fd)
             throw MediaError.io(function: "fstat", code: code)
         }
-        self.path = path
-        self.descriptor = fd
-        if let length, length >= 0 {
-            self.length = length
-        } else {
-            self.length = Int64(info.st_size)
-        }
+        return (fd, Int64(info.st_size))
     }
 
     deinit { close(descriptor) }
