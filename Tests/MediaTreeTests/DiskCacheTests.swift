@@ -137,6 +137,16 @@ import TestSupport
         #expect(try cache.database.counterValues()["file_damaged"] == 2)
     }
 
+    /// A made file's row changed on the disk (the frame time in its metadata): not served, removed.
+    @Test func aChangedRowIsNotServed() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        cache.store(Self.bytes(1), meta: "4008000000000000 frame", for: "thumb")
+        try cache.database.pool.write { db in try db.execute(sql: "UPDATE file SET meta = '4008000000000001 frame'") }
+        #expect(cache.read("thumb") == nil)
+        #expect(try cache.usage().files == 0 && Self.files(in: cache).isEmpty)
+    }
+
     /// What a crash leaves: a temporary file of a dead writer, a final file never indexed, an index
     /// row whose file is gone. Opening removes them all; none is ever served.
     @Test func whatACrashLeftIsCleanedUpAtOpen() throws {

@@ -11,7 +11,7 @@ import Synchronization
 /// anew with a warning in the log. Thread-safe; many readers at once, one writer (GRDB's pool).
 public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
     static let fileName = "probes.sqlite"
     /// What mediafs keeps in the cache folder: the database, the files SQLite makes beside it, and
     /// the disk cache's folders.
@@ -20,6 +20,7 @@ public final class CacheDatabase: Sendable {
     /// The cache folder.
     public let directory: String
     let pool: DatabasePool
+    let logger: Logger
     private let counters = Mutex<PendingCounters>(PendingCounters())
 
     private struct PendingCounters {
@@ -35,6 +36,7 @@ public final class CacheDatabase: Sendable {
     ///   the second attempt when even a new database cannot be made.
     public init(directory: String, logger: Logger) throws {
         self.directory = directory
+        self.logger = logger
         try PrivateFolder.make(directory)
         guard access(directory, W_OK | X_OK) == 0 else {
             throw CacheError.unwritable(path: directory, reason: String(cString: strerror(errno)))
@@ -77,7 +79,7 @@ public final class CacheDatabase: Sendable {
             CREATE TABLE probe (
                 device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
                 mtime_ns INTEGER NOT NULL, fingerprint TEXT NOT NULL,
-                info BLOB, failure BLOB, stored_at INTEGER NOT NULL,
+                info BLOB, failure BLOB, stored_at INTEGER NOT NULL, checksum INTEGER NOT NULL,
                 PRIMARY KEY (device, inode, size, mtime_ns, fingerprint)
             ) WITHOUT ROWID;
             CREATE TABLE file (

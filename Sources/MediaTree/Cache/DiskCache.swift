@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Written atomically: the bytes go to a temporary name in the same folder, are fsynced, then
 /// renamed over the final name, and only then indexed. A reader only serves a file the index names
-/// whose size and checksum match, so a crash at any point never serves a half file; temporary
+/// whose size and checksum (over its bytes and its row) match, so a crash at any point never serves a half file; temporary
 /// files of dead processes and files the index does not name are removed at open. A damaged entry
 /// is removed when read and counts as a miss (the caller makes it again).
 public final class DiskCache: Sendable {
@@ -67,7 +67,8 @@ public final class DiskCache: Sendable {
         }
         let name: String = row["name"]
         let size: Int64 = row["size"]
-        let checksum = UInt64(bitPattern: row["checksum"] as Int64)
+        let checksum: Int64 = row["checksum"]
+        let meta: String? = row["meta"]
         let path = folder + "/" + name
         guard let bytes = Self.readFile(path) else {
             // Evicted or cleared meanwhile: a plain miss.
@@ -75,7 +76,7 @@ public final class DiskCache: Sendable {
             database.count("file_misses")
             return nil
         }
-        guard bytes.count == size, Checksum.of(bytes) == checksum else {
+        guard bytes.count == size, Self.checksum(bytes, key: key, name: name, meta: meta) == checksum else {
             logger.warning("the cached file \(path) is damaged (\(bytes.count) of \(size) bytes, checksum differs): removed, made again")
             forget(key, name: name, path: path)
             database.count("file_misses")
@@ -86,7 +87,7 @@ public final class DiskCache: Sendable {
             try db.execute(sql: "UPDATE file SET last_use = ? WHERE key = ?", arguments: [Self.now(), key])
         }
         database.count("file_hits")
-        return Entry(bytes: bytes, meta: row["meta"])
+        return Entry(bytes: bytes, meta: meta)
     }
 
     /// Keeps `bytes` for `key` (replacing what was kept), then evicts down to the bound. Entries
@@ -102,7 +103,7 @@ public final class DiskCache: Sendable {
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO file (key, name, size, last_use, checksum, meta) VALUES (?, ?, ?, ?, ?, ?)
                     """, arguments: [key, name, Int64(bytes.count), Self.now(),
-                                     Int64(bitPattern: Checksum.of(bytes)), meta])
+                                     Self.checksum(bytes, key: key, name: name, meta: meta), meta])
             }
         } catch {
             logger.warning("cannot keep \(path) in the disk cache: \(error)")
@@ -275,6 +276,14 @@ public final class DiskCache: Sendable {
             }
         }
         return failed ? nil : bytes
+    }
+
+    /// `Checksum` of an entry: its bytes, seeded with its row's key, name and metadata, so that a
+    /// row changed on the disk (a flipped digit of the frame time it keeps) fails as a changed
+    /// file does. The size is part of it too (`Checksum` hashes the length).
+    static func checksum(_ bytes: [UInt8], key: String, name: String, meta: String?) -> Int64 {
+        let row = Array("\(key)\n\(name)\n".utf8) + (meta.map { [1] + Array($0.utf8) } ?? [0])
+        return Int64(bitPattern: Checksum.of(bytes, seed: Checksum.of(row)))
     }
 
     /// Microseconds since 1970: the order of use.
