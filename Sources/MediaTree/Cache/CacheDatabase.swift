@@ -149,18 +149,3 @@ public final class CacheDatabase: Sendable {
         return "\(error.localizedDescription)"
     }
 }
-
-/// What can go wrong with the cache folder.
-public enum CacheError: Error, CustomStringConvertible {
-    /// The folder cannot be made or written.
-    case unwritable(path: String, reason: String)
-    /// The database failed its check.
-    case damaged(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unwritable(let path, let reason): return "cannot write the cache folder \(path): \(reason)"
-        case .damaged(let path, let reason): return "\(path) is damaged: \(reason)"
-        }
-    }
-}

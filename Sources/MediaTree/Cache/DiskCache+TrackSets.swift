@@ -21,7 +21,7 @@ extension DiskCache {
 
     /// Makes an empty folder for a pass to write into, beside the sets in `root` (made again if
     /// it was removed).
-    /// - Throws: `CacheError.unwritable`.
+    /// - Throws: `CacheError.write`.
     static func makePassFolder(in root: String) throws -> String {
         let path = root + "/" + passPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         _ = try remakingFolder(root, path: path) { mkdir(path, PrivateFolder.folderMode) }
@@ -29,13 +29,13 @@ extension DiskCache {
     }
 
     /// Gives the finished pass folder `working` the name `final`, replacing a set of that name.
-    /// - Throws: `CacheError.unwritable`.
+    /// - Throws: `CacheError.write`.
     static func install(_ working: String, as final: String) throws {
         if access(final, F_OK) == 0 { removeFolder(final) }
         guard rename(working, final) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             removeFolder(working)
-            throw CacheError.unwritable(path: final, reason: reason)
+            throw CacheError.write(path: final, code: code)
         }
     }
 
@@ -62,7 +62,11 @@ extension DiskCache {
                     """, arguments: [key, name, bytes, Self.now(), Self.trackSetKind])
             }
         } catch {
-            logger.warning("cannot index the track set \(tracksFolder)/\(name): \(error)")
+            if let code = DiskRefusals.refusal(in: error) {
+                refusals.refused(code, writing: "the index of \(tracksFolder)/\(name)")
+            } else {
+                logger.warning("cannot index the track set \(tracksFolder)/\(name): \(error)")
+            }
             return
         }
         evict(sparing: key)

@@ -24,6 +24,8 @@ public final class DiskCache: Sendable {
     public let capacity: Int64
     let database: CacheDatabase
     let logger: Logger
+    /// Whether the folder's disk takes writes.
+    let refusals: DiskRefusals
     /// Track sets open for reading, by name, and whether an eviction passed one over.
     let pins = Mutex(Pins())
 
@@ -43,6 +45,7 @@ public final class DiskCache: Sendable {
         self.logger = logger
         folder = database.directory + "/" + Self.folderNames[0]
         tracksFolder = database.directory + "/" + Self.folderNames[1]
+        refusals = DiskRefusals(folder: database.directory, logger: logger)
         for made in [folder, tracksFolder] { try PrivateFolder.make(made) }
         cleanUp()
         cleanUpTrackSets()
@@ -92,7 +95,8 @@ public final class DiskCache: Sendable {
 
     /// Keeps `bytes` for `key` (replacing what was kept), then evicts down to the bound. Entries
     /// larger than the whole bound are not kept. Errors are logged, not thrown: the caller has the
-    /// bytes anyway.
+    /// bytes anyway. A disk that refuses the write (full, read-only) is logged once for the spell
+    /// (`DiskRefusals`), and nothing of the entry is left: no temporary, no row.
     public func store(_ bytes: [UInt8], meta: String? = nil, for key: String) {
         guard Int64(bytes.count) <= capacity else { return }
         let name = Checksum.fileName(for: key)
@@ -106,9 +110,16 @@ public final class DiskCache: Sendable {
                                      Self.checksum(bytes, key: key, name: name, meta: meta), meta])
             }
         } catch {
-            logger.warning("cannot keep \(path) in the disk cache: \(error)")
+            if let code = DiskRefusals.refusal(in: error) {
+                refusals.refused(code, writing: path)
+            } else {
+                logger.warning("cannot keep \(path) in the disk cache: \(error)")
+            }
+            // Written but not indexed (the database refused): no file without its row.
+            if access(path, F_OK) == 0, !isIndexed(key) { unlink(path) }
             return
         }
+        refusals.taken(path)
         evict(sparing: key)
     }
 
@@ -218,72 +229,9 @@ public final class DiskCache: Sendable {
         unlink(path)
     }
 
-    /// Writes `bytes` to a temporary file in `folder`, fsyncs it and renames it to `path`.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, folder: String) throws {
-        let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFolder.fileMode) }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { failure = errno; return }
-                written += n
-            }
-        }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure)))
-        }
-    }
-
-    /// Runs `make` (an `open` or `mkdir` of `path` in `folder`, -1 and errno on failure); when it
-    /// fails because `folder` is gone (someone removed the cache folder under the mount), makes the
-    /// folder again and retries once.
-    /// - Returns: what `make` returned.
-    /// - Throws: `CacheError.unwritable` when it still fails.
-    static func remakingFolder(_ folder: String, path: String, _ make: () -> Int32) throws -> Int32 {
-        var result = make()
-        var failure = errno
-        if result < 0 && failure == ENOENT, (try? PrivateFolder.make(folder)) != nil {
-            result = make()
-            failure = errno
-        }
-        guard result >= 0 else { throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure))) }
-        return result
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
-        let size = Int(st.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
-            filled = 0
-            while filled < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failed = true; return }
-                if n == 0 { return }
-                filled += n
-            }
-        }
-        return failed ? nil : bytes
-    }
-
-    /// `Checksum` of an entry: its bytes, seeded with its row's key, name and metadata, so that a
-    /// row changed on the disk (a flipped digit of the frame time it keeps) fails as a changed
-    /// file does. The size is part of it too (`Checksum` hashes the length).
-    static func checksum(_ bytes: [UInt8], key: String, name: String, meta: String?) -> Int64 {
-        let row = Array("\(key)\n\(name)\n".utf8) + (meta.map { [1] + Array($0.utf8) } ?? [0])
-        return Int64(bitPattern: Checksum.of(bytes, seed: Checksum.of(row)))
+    /// Whether the index has a row for `key`.
+    private func isIndexed(_ key: String) -> Bool {
+        (try? database.pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM file WHERE key = ?", arguments: [key]) }) == true
     }
 
     /// Microseconds since 1970: the order of use.
