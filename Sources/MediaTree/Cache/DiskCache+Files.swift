@@ -1,14 +1,19 @@
 import Foundation
 import Glibc
+import GRDB
 
-/// The made files of the disk cache on the disk: written under a temporary name, renamed into
-/// place, read back.
+/// The made files of the disk cache on the disk: written under a temporary name, published with
+/// their row, read back, removed, and the folder cleaned up at open.
 extension DiskCache {
-    /// Writes `bytes` to a temporary file in `folder`, fsyncs it and renames it to `path`.
+    /// Writes `bytes` to a new temporary file of this writer in `folder` (made again if it was
+    /// removed) and fsyncs it.
+    /// - Returns: its path.
     /// - Throws: `CacheError.write` (the temporary is removed).
-    static func writeAtomically(_ bytes: [UInt8], to path: String, folder: String) throws {
-        let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFolder.fileMode) }
+    func writeTemporary(_ bytes: [UInt8]) throws -> String {
+        let temporary = folder + "/" + writer.temporaryName(Self.temporaryPrefix)
+        let fd = try Self.remakingFolder(folder, path: temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFolder.fileMode)
+        }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var written = 0
@@ -21,11 +26,69 @@ extension DiskCache {
         }
         if failure == 0 && fsync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
-            throw CacheError.write(path: path, code: failure)
+            throw CacheError.write(path: temporary, code: failure)
         }
+        return temporary
+    }
+
+    /// Renames `temporary` to `path` and runs `index` (which writes its row) in one write
+    /// transaction: another mount sharing the folder, cleaning it up or evicting, sees both or
+    /// neither. Nothing is left when it fails.
+    /// - Throws: `CacheError.write`, or the database's error.
+    func publish(_ temporary: String, as path: String, index: (Database) throws -> Void) throws {
+        var renamed = false
+        do {
+            try database.pool.write { db in
+                try index(db)
+                guard rename(temporary, path) == 0 else { throw CacheError.write(path: path, code: errno) }
+                renamed = true
+            }
+        } catch {
+            // Not committed: the file the rename put in place has no row.
+            unlink(renamed ? path : temporary)
+            throw error
+        }
+    }
+
+    /// Forgets the entry `key` whose row has `checksum`, found missing or damaged at `path`, and
+    /// removes its file, unless either changed since it was read: another mount may have
+    /// evicted it and kept it again meanwhile. `inode` is the damaged file's (nil: it was missing).
+    func forget(_ key: String, checksum: Int64, path: String, inode: ino_t?) {
+        try? database.pool.write { db in
+            var info = stat()
+            let present = stat(path, &info) == 0
+            guard !present || info.st_ino == inode else { return }
+            try db.execute(sql: "DELETE FROM file WHERE key = ? AND checksum = ?", arguments: [key, checksum])
+            if present { unlink(path) }
+        }
+    }
+
+    /// Removes temporary files of writers that are gone, files the index does not name, and index
+    /// rows whose file is gone; in one write transaction, so that a file another mount has just
+    /// published is named by then, and one it publishes later is not seen yet.
+    func cleanUp() {
+        var removed = 0
+        try? database.pool.write { db in
+            let indexed = Set(try String.fetchAll(db, sql: "SELECT name FROM file WHERE kind = 'file'"))
+            var present = Set<String>()
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                if name.hasPrefix(Self.temporaryPrefix) {
+                    // A writer that is gone left it (a crash mid-write); a live one's is being written.
+                    guard writer.isGone(WriterLock.writer(of: name, prefix: Self.temporaryPrefix)) else { continue }
+                } else if indexed.contains(name) {
+                    present.insert(name)
+                    continue
+                }
+                unlink(folder + "/" + name)
+                removed += 1
+            }
+            for name in indexed.subtracting(present) {
+                try db.execute(sql: "DELETE FROM file WHERE name = ? AND kind = 'file'", arguments: [name])
+            }
+        }
+        if removed > 0 { logger.info("disk cache: removed \(removed) unfinished or unindexed files from \(folder)") }
     }
 
     /// Runs `make` (an `open` or `mkdir` of `path` in `folder`, -1 and errno on failure); when it
@@ -44,7 +107,8 @@ extension DiskCache {
         return result
     }
 
-    static func readFile(_ path: String) -> [UInt8]? {
+    /// The bytes of the file at `path` and its inode; nil when it cannot be opened or read.
+    static func readFile(_ path: String) -> (bytes: [UInt8], inode: ino_t)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -62,14 +126,6 @@ extension DiskCache {
                 filled += n
             }
         }
-        return failed ? nil : bytes
-    }
-
-    /// `Checksum` of an entry: its bytes, seeded with its row's key, name and metadata, so that a
-    /// row changed on the disk (a flipped digit of the frame time it keeps) fails as a changed
-    /// file does. The size is part of it too (`Checksum` hashes the length).
-    static func checksum(_ bytes: [UInt8], key: String, name: String, meta: String?) -> Int64 {
-        let row = Array("\(key)\n\(name)\n".utf8) + (meta.map { [1] + Array($0.utf8) } ?? [0])
-        return Int64(bitPattern: Checksum.of(bytes, seed: Checksum.of(row)))
+        return failed ? nil : (bytes, st.st_ino)
     }
 }

@@ -156,14 +156,10 @@ final class CacheRoot: Sendable {
         let identity = key.identity
         let text = "mediafs-tracks v\(TrackManifest.currentVersion)|\(identity.device)|\(identity.inode)|\(identity.size)|"
             + "\(identity.modificationNanoseconds)|\(key.part.rawValue)|\(planText)"
-        return hex(StableHasher.hash { $0.add(text.utf8) }) + hex(StableHasher.hash(basis: 0x6c62_272e_07bb_0142) { $0.add(text.utf8) })
+        return Checksum.hex(StableHasher.hash { $0.add(text.utf8) })
+            + Checksum.hex(StableHasher.hash(basis: 0x6c62_272e_07bb_0142) { $0.add(text.utf8) })
     }
 
     /// The disk cache's key of the set `name`.
     static func indexKey(name: String) -> String { "tracks-\(TrackManifest.currentVersion) \(name)" }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }

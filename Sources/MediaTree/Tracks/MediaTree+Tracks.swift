@@ -75,7 +75,7 @@ extension MediaTree {
                 var info = Glibc.stat()
                 if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size,
                    tracks.check(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan)) {
-                    let pin = tracks.pin(file, key: key, plan: key.part(of: plan))
+                    let pin = tracks.pin(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan))
                     return reply(.success(TrackFileContent(file: content, pin: pin)))
                 }
                 guard !again else {

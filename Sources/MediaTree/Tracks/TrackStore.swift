@@ -109,10 +109,12 @@ final class TrackStore: Sendable {
         return true
     }
 
-    /// Keeps the set of `key` holding `file` out of eviction while the returned pin lives, and
-    /// marks it used.
-    func pin(_ file: CachedTrack, key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
-        folder.used(CacheRoot.name(for: key, plan: plan), file: file.path)
+    /// Keeps the set of `key` holding `file`, open as `descriptor`, out of eviction while the
+    /// returned pin lives, and in every mount sharing the cache folder while the descriptor is
+    /// open; marks it used.
+    func pin(_ file: CachedTrack, descriptor: Int32, key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
+        DiskCache.lockForReading(descriptor)
+        return folder.used(CacheRoot.name(for: key, plan: plan), file: file.path)
     }
 
     // MARK: - Making and keeping
@@ -124,7 +126,7 @@ final class TrackStore: Sendable {
         let name = CacheRoot.name(for: key, plan: plan)
         if let shared = folder.sharedTakingWrites, let diskCache = folder.diskCache {
             do {
-                let set = try run(pass, in: try DiskCache.makePassFolder(in: shared), as: shared + "/" + name)
+                let set = try run(pass, in: try diskCache.makePassFolder(), as: shared + "/" + name)
                 diskCache.refusals.taken(shared)
                 return set
             } catch {
@@ -137,7 +139,7 @@ final class TrackStore: Sendable {
         }
         do {
             let root = try folder.privateRoot()
-            let working = try DiskCache.makePassFolder(in: root)
+            let working = try DiskCache.makePassFolder(in: root, named: DiskCache.passPrefix + UUID().uuidString)
             let set = try run(pass, in: working, as: root + "/" + name)
             folder.madePrivate(name, bytes: set.bytes)
             return set
@@ -157,7 +159,7 @@ final class TrackStore: Sendable {
             DiskCache.removeFolder(working)
             throw CacheError.write(path: working, code: code)
         }
-        try DiskCache.install(working, as: final)
+        try DiskCache.install(working, as: final, files: Array(set.madeSizes.keys))
         return set.relocated(to: final)
     }
 }
