@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Two daemons on one cache folder at once (a system mount and a user's; two machines over a
-/// network file system): no half-written file served, no entry lost, the size bound kept.
+/// Two daemons on one cache folder at once (two mounts of one user; two machines over a
+/// network file system): no half-written file served, no entry lost, the size bound kept; and
+/// `mediafs warm --part`, which splits the warming of a library between them.
 @Suite(.mounts) struct SharedCacheMountTests {
     /// A source of the films `films` (relative paths in the test library).
     static func source(in folder: TempFolder, _ films: [String]) throws -> String {
@@ -89,5 +90,42 @@ import TestSupport
         #expect(index.bytes <= bound && index.rows.count > 2, "\(index.bytes) bytes in \(index.rows.count) entries")
         let stats = try Command.run([Mount.binary, "cache", "stats", "--cache-dir", cache])
         #expect(stats.stdout.contains("evicted:") && !stats.stdout.contains("evicted:         0"), "\(stats.stdout)")
+    }
+
+    /// `warm --part 1/2` and `--part 2/2` at once, over two mounts sharing one cache folder: each
+    /// entry made once, by one of them (their counters), and together what one whole warm makes.
+    @Test func warmPartsMakeEachEntryOnce() throws {
+        let folder = try TempFolder("warm-parts")
+        defer { folder.remove() }
+        let films = ["clips/clip-vp9.webm", "clips/Holiday Café 2021.mp4", "clips/clip-hevc10.mkv", "clips/portrait-rotated.mp4"]
+        let source = try Self.source(in: folder, films)
+        let shared = folder.path("shared-cache")
+        let mounts = [try Self.mount(folder, source, cache: shared, "a"), try Self.mount(folder, source, cache: shared, "b")]
+        defer { for mount in mounts { mount.teardown() } }
+        let warms = try (1...2).map { part in
+            try ChildProcess([Mount.binary, "warm", "--part", "\(part)/2", mounts[part - 1].point],
+                             stdout: .appending(folder.path("warm\(part).log")), stderr: .appending(folder.path("warm\(part).log")))
+        }
+        for warm in warms { #expect(warm.wait(timeout: 300) == .exited(0)) }
+        let parts = try mounts.map { try CacheTests.statistics($0) }
+        for mount in mounts { try mount.finish() }
+
+        let wholeCache = folder.path("whole-cache")
+        let whole = try CacheTests.mounted(folder, source, cache: wholeCache, "whole") { mount in
+            expectSuccess(try Command.run([Mount.binary, "warm", mount.point], timeout: 300))
+            return try CacheTests.statistics(mount)
+        }
+        // Documents are rendered in memory by every mount that lists a media folder, never kept.
+        let made = whole.keys.filter { $0.hasSuffix("_made") && $0 != "documents_made" }
+        for key in made {
+            #expect(parts[0][key, default: 0] + parts[1][key, default: 0] == whole[key], "\(key): \(parts) vs \(whole)")
+        }
+        for key in whole.keys where key.hasSuffix("_from_disk") {
+            #expect(parts[0][key, default: 0] + parts[1][key, default: 0] == 0, "\(key): \(parts)")
+        }
+        #expect(parts.allSatisfy { $0["thumbnails_made", default: 0] > 0 }, "both parts hold films: \(parts)")
+        let union = Set(try CacheIndex(shared).rows.map(\.key))
+        #expect(union == Set(try CacheIndex(wholeCache).rows.map(\.key)), "the parts together are the whole warm")
+        #expect(!union.isEmpty)
     }
 }
