@@ -55,6 +55,7 @@ struct CacheCommand: ParsableCommand {
                 misses:          \(misses)
                 hit rate:        \(rate)
                 damaged, remade: \(counters["file_damaged"] ?? 0)
+                damaged rows:    \(counters["probe_rows_damaged"] ?? 0) (probes and listing facts, read again)
                 evicted:         \(counters["file_evictions"] ?? 0)
                 """)
         }

@@ -19,16 +19,27 @@ struct WarmCommand: ParsableCommand {
             layout, the sidecars, pictures, trickplay and BIF beside every film are read. Shows a \
             progress bar on a terminal and one line per media folder otherwise. Exit status 1 if any \
             file could not be made.
+
+            With --part K/N, only the K-th of N parts of the library is warmed: each media file \
+            (each film, in the server layout) belongs to one part, picked by a hash of its path from \
+            the mount's root, the same on every machine. N machines whose mounts of one library share \
+            one cache folder (--cache-dir on a network file system) run parts 1/N to N/N at once: each \
+            file is made once, by one of them, and together they warm the whole library.
             """)
 
     @Option(help: "Files read at the same time.")
     var jobs: Int = 2
+
+    @Option(help: ArgumentHelp("Warm only this part of the library: the K-th of N, for N machines sharing a cache folder.",
+                               valueName: "K/N"))
+    var part: String?
 
     @Argument(help: "A folder inside a mediafs mount.")
     var path: String
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
+        if let part, LibraryPart(part) == nil { throw ValidationError("--part must be K/N with 1 ≤ K ≤ N, such as 1/3") }
     }
 
     func run() throws {
@@ -41,10 +52,12 @@ struct WarmCommand: ParsableCommand {
             throw failure("'\(path)' is not inside a mediafs mount; mount one first (mediafs mount SOURCE MOUNTPOINT)")
         }
         let walked = WarmPlan.walk(under: root)
-        let groups = walked.mediaFolders.map { ($0, WarmPlan.generatedFiles(in: $0)) }
-            + walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }
+        let part = part.flatMap(LibraryPart.init)
+        let inPart = WarmPlan.filter(part, root: root)
+        let groups = walked.mediaFolders.filter(inPart).map { ($0, WarmPlan.generatedFiles(in: $0)) }
+            + walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) }
         let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count }, terminal: isatty(STDERR_FILENO) != 0)
-        progress.start(folders: groups.count)
+        progress.start(folders: groups.count, part: part)
         let failures = WarmReader(jobs: jobs).read(groups, progress: progress)
         progress.finish(failures: failures.count)
         for (file, reason) in failures.prefix(20) {
@@ -81,6 +94,20 @@ enum WarmPlan {
             }
         }
         return (media, source)
+    }
+
+    /// Whether a media folder or film (its path, `root` or under it) is in `part`: by its path
+    /// from the mount's root, which is the media file's path from the source's, whatever folder of
+    /// the mount `warm` was given; all are without a part.
+    static func filter(_ part: LibraryPart?, root: String) -> (String) -> Bool {
+        guard let part else { return { _ in true } }
+        let resolved = MountPreflight.resolve(root)
+        let point = MountTable.mount(containing: resolved)?.mountPoint ?? resolved
+        return { path in
+            let full = resolved + path.dropFirst(root.count)
+            let relative = full == point ? "" : String(full.dropFirst(point == "/" ? 1 : point.count + 1))
+            return part.contains(relativePath: relative)
+        }
     }
 
     /// Every regular file `warmedNames` names in `mediaFolder`, or holds below it, in listing order.
@@ -198,8 +225,8 @@ final class WarmProgress: Sendable {
         self.terminal = terminal
     }
 
-    func start(folders: Int) {
-        write("warming \(total) files in \(folders) media folders\n")
+    func start(folders: Int, part: LibraryPart?) {
+        write("warming \(total) files in \(folders) media folders" + (part.map { " (part \($0))" } ?? "") + "\n")
     }
 
     func done(bytes read: Int64) {

@@ -130,8 +130,10 @@ import TestSupport
         #expect(after.stdout.contains("track sets:      0 sets"), "\(after)")
     }
 
-    /// A daemon killed with SIGKILL while it makes and stores thumbnails: the next mount removes
-    /// what was left unfinished and serves only whole images, the same as a mount without a cache.
+    /// A daemon killed with SIGKILL while it makes and stores thumbnails, and remounted while it
+    /// is still a zombie (not yet reaped: `kill(pid, 0)` succeeds on it, its lock is gone): the
+    /// next mount removes what was left unfinished and serves only whole images, the same as a
+    /// mount without a cache.
     @Test func aKilledDaemonLeavesNoHalfFileServed() throws {
         let folder = try TempFolder("cache-kill")
         defer { folder.remove() }
@@ -139,25 +141,27 @@ import TestSupport
         let cache = folder.path("cache")
         let names = (0..<24).map { "movie-1080p.mkv/thumbs/at-\($0)s@full.png" }
 
-        var killedPid: pid_t = 0
-        try Self.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
-            killedPid = mount.daemon.pid
+        let cached = try Self.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
+            let killedPid = mount.daemon.pid
             let readers = try ChildProcess(["/bin/sh", "-c", "for n in \"$@\"; do cat \"$n\" > /dev/null & done; wait", "sh"]
                                            + names.map { mount.path($0) })
             defer { readers.kill9() }
             // Kill once some images are stored, while others are being made and written.
             Wait.until(30, poll: 0.005) { ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/files"))?.count ?? 0) >= 3 }
             mount.daemon.signal(SIGKILL)
-            #expect(mount.daemon.wait(timeout: 10) != nil)
-        }
-        let left = try FileManager.default.contentsOfDirectory(atPath: cache + "/files")
-        print("left by the killed daemon: \(left.count) files, \(left.filter { $0.hasPrefix(".tmp-") }.count) unfinished")
+            let isZombie = Wait.until(10) { ChildProcess.state(of: killedPid) == "Z" }
+            #expect(isZombie, "the killed daemon is a zombie")
+            let left = try FileManager.default.contentsOfDirectory(atPath: cache + "/files")
+            print("left by the killed daemon: \(left.count) files, \(left.filter { $0.hasPrefix(".tmp-") }.count) unfinished")
 
-        let cached = try Self.mounted(folder, source, cache: cache, "mnt2") { mount in
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache + "/files")
-                .filter { $0.hasPrefix(".tmp-\(killedPid)-") }
-            #expect(leftovers.isEmpty, "unfinished files of the killed daemon remain: \(leftovers)")
-            return try names.map { try Self.read(mount, $0) }
+            return try Self.mounted(folder, source, cache: cache, "mnt2") { mount in
+                let stillZombie = ChildProcess.state(of: killedPid) == "Z"
+                #expect(stillZombie, "still a zombie while the next mount opens the cache")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache + "/files")
+                    .filter { $0.hasPrefix(".tmp-\(killedPid)-") }
+                #expect(leftovers.isEmpty, "unfinished files of the killed daemon remain: \(leftovers)")
+                return try names.map { try Self.read(mount, $0) }
+            }
         }
         let fresh = try Self.mounted(folder, source, cache: "", "mnt3") { mount in
             try names.map { try Self.read(mount, $0) }

@@ -93,16 +93,15 @@ import TestSupport
         }
     }
 
-    /// SIGKILL while a pass writes: the next mount removes the pass's folder and serves tracks equal
-    /// to a mount without a cache.
+    /// SIGKILL while a pass writes, and a remount while the killed daemon is still a zombie: the
+    /// next mount removes the pass's folder and serves tracks equal to a mount without a cache.
     @Test func aDaemonKilledMidPassLeavesNothingServed() throws {
         let folder = try TempFolder("trackcache-kill")
         defer { folder.remove() }
         let source = try folder.copyOfLibrary()
         let cache = folder.path("cache")
-        var killedPid: pid_t = 0
-        try CacheTests.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
-            killedPid = mount.daemon.pid
+        let (cached, names) = try CacheTests.mounted(folder, source, cache: cache, "mnt1", ending: .byTheTest) { mount in
+            let killedPid = mount.daemon.pid
             let names = try Self.trackFiles(mount, "feature-1080p.mp4")
             let reader = try ChildProcess(["/bin/cat", mount.path(names[0])])
             defer { reader.kill9() }
@@ -110,13 +109,13 @@ import TestSupport
                 ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")) ?? []).contains { $0.hasPrefix(".pass-") }
             }
             mount.daemon.signal(SIGKILL)
-            #expect(mount.daemon.wait(timeout: 10) != nil)
-        }
-        let (cached, names) = try CacheTests.mounted(folder, source, cache: cache, "mnt2") { mount in
-            let left = try FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")
-            #expect(!left.contains { $0.hasPrefix(".pass-\(killedPid)-") }, "\(left)")
-            let names = try Self.trackFiles(mount, "feature-1080p.mp4")
-            return (try names.map { try CacheTests.read(mount, $0) }, names)
+            let isZombie = Wait.until(10) { ChildProcess.state(of: killedPid) == "Z" }
+            #expect(isZombie, "the killed daemon is a zombie")
+            return try CacheTests.mounted(folder, source, cache: cache, "mnt2") { mount in
+                let left = try FileManager.default.contentsOfDirectory(atPath: cache + "/tracks")
+                #expect(!left.contains { $0.hasPrefix(".pass-\(killedPid)-") }, "\(left)")
+                return (try names.map { try CacheTests.read(mount, $0) }, names)
+            }
         }
         let fresh = try CacheTests.mounted(folder, source, cache: "", "mnt3") { mount in
             try names.map { try CacheTests.read(mount, $0) }

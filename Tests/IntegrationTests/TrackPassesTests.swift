@@ -102,7 +102,7 @@ import TestSupport
         let track = mount.path("clip-vp9.webm/tracks/legible/eng English WebVTT.srt")
         let text = expectSuccess(try Command.run(["cat", track])).stdout
         #expect(text.hasPrefix("1\n00:00:00,0") && text.contains("\neng #1: \(TracksTests.english)\n"), "\(text)")
-        let line = mount.log.split(separator: "\n").first { $0.contains("cannot be written") }.map(String.init) ?? ""
+        let line = mount.log.split(separator: "\n").first { $0.contains("tracks are kept in") }.map(String.init) ?? ""
         let privateFolder = line.components(separatedBy: "tracks are kept in ").last?.components(separatedBy: " until").first ?? ""
         #expect(privateFolder.hasPrefix("/tmp/mediafs-tracks-"), "\(mount.log)")
         #expect(FileManager.default.fileExists(atPath: privateFolder))

@@ -40,7 +40,7 @@ import TestSupport
         cache.store(Self.bytes(2), for: "b")
         #expect(cache.read("b")?.bytes == Self.bytes(2))
         #expect(cache.read("a") == nil)
-        let pass = try DiskCache.makePassFolder(in: cache.tracksFolder)
+        let pass = try cache.makePassFolder()
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: pass, isDirectory: &isFolder) && isFolder.boolValue)
     }
@@ -80,9 +80,9 @@ import TestSupport
         let folder = CacheFolderFixture()
         let cache = try DiskCache(database: try folder.database(), capacity: 30_000, logger: Logger(label: "test"))
         func makeSet(_ name: String) throws {
-            let working = try DiskCache.makePassFolder(in: cache.tracksFolder)
+            let working = try cache.makePassFolder()
             #expect(FileManager.default.createFile(atPath: working + "/a.mka", contents: Data(Self.bytes(1, count: 20_000))))
-            try DiskCache.install(working, as: cache.tracksFolder + "/" + name)
+            try DiskCache.install(working, as: cache.tracksFolder + "/" + name, files: ["a.mka"])
             cache.indexTrackSet(key: "tracks " + name, name: name, bytes: 20_000)
         }
         func sets() -> [String] {
@@ -110,9 +110,13 @@ import TestSupport
         var twoHoursAgo = [timeval(tv_sec: time(nil) - 7200, tv_usec: 0), timeval(tv_sec: time(nil) - 7200, tv_usec: 0)]
         #expect(utimes(cache.tracksFolder + "/stray", &twoHoursAgo) == 0)
         try FileManager.default.createDirectory(atPath: cache.tracksFolder + "/fresh", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: cache.tracksFolder + "/.pass-999999999-1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: cache.tracksFolder + "/.pass-999999999-0000000000000001-1",
+                                                withIntermediateDirectories: true)
+        let livePass = try cache.makePassFolder()
         let reopened = try DiskCache(database: try folder.database(), capacity: 30_000, logger: Logger(label: "test"))
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: reopened.tracksFolder)) ?? []).sorted() == ["fresh", "s3"])
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: reopened.tracksFolder)) ?? []).sorted()
+                == [(livePass as NSString).lastPathComponent, "fresh", "s3"])
+        DiskCache.removeFolder(livePass)
         try reopened.clear()
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: reopened.tracksFolder)) ?? []).isEmpty)
     }
@@ -137,25 +141,41 @@ import TestSupport
         #expect(try cache.database.counterValues()["file_damaged"] == 2)
     }
 
-    /// What a crash leaves: a temporary file of a dead writer, a final file never indexed, an index
-    /// row whose file is gone. Opening removes them all; none is ever served.
+    /// A made file's row changed on the disk (the frame time in its metadata): not served, removed.
+    @Test func aChangedRowIsNotServed() throws {
+        let folder = CacheFolderFixture()
+        let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
+        cache.store(Self.bytes(1), meta: "4008000000000000 frame", for: "thumb")
+        try cache.database.pool.write { db in try db.execute(sql: "UPDATE file SET meta = '4008000000000001 frame'") }
+        #expect(cache.read("thumb") == nil)
+        #expect(try cache.usage().files == 0 && Self.files(in: cache).isEmpty)
+    }
+
+    /// What a crash leaves: temporary files of dead writers (one whose lock file is gone, one whose
+    /// lock is free: killed, perhaps not yet reaped), a final file never indexed, an index row
+    /// whose file is gone. Opening removes them all; none is ever served. A live writer's
+    /// temporary (one holding its lock, this process's first cache) stays.
     @Test func whatACrashLeftIsCleanedUpAtOpen() throws {
         let folder = CacheFolderFixture()
         let cache = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
         cache.store(Self.bytes(1), for: "kept")
         cache.store(Self.bytes(2), for: "lost")
         unlink(cache.folder + "/" + Checksum.fileName(for: "lost"))
-        // A writer (pid 2^22 + 1 is above pid_max's default, so surely dead) killed mid-write.
-        let half = cache.folder + "/" + DiskCache.temporaryPrefix + "4194305-abc"
+        let half = cache.folder + "/" + DiskCache.temporaryPrefix + "4194305-00000000000000ab-abc"
         try Data(Self.bytes(3).prefix(100)).write(to: URL(fileURLWithPath: half))
+        // A lock file nobody holds: its writer died (the kernel dropped its lock).
+        let writers = folder.path + "/" + WriterLock.folderName
+        #expect(FileManager.default.createFile(atPath: writers + "/4194306-00000000000000cd", contents: nil))
+        let unlocked = cache.folder + "/" + DiskCache.temporaryPrefix + "4194306-00000000000000cd-abc"
+        try Data(Self.bytes(3).prefix(100)).write(to: URL(fileURLWithPath: unlocked))
         let unindexed = cache.folder + "/" + Checksum.fileName(for: "never indexed")
         try Data(Self.bytes(4)).write(to: URL(fileURLWithPath: unindexed))
-        // A live writer's temporary file stays (ours, this process).
-        let live = cache.folder + "/" + DiskCache.temporaryPrefix + "\(getpid())-def"
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: live))
+        let live = cache.writer.temporaryName(DiskCache.temporaryPrefix)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: cache.folder + "/" + live))
 
         let reopened = try DiskCache(database: try folder.database(), capacity: 1 << 20, logger: Logger(label: "test"))
-        #expect(Self.files(in: reopened) == [DiskCache.temporaryPrefix + "\(getpid())-def", Checksum.fileName(for: "kept")].sorted())
+        #expect(Self.files(in: reopened) == [live, Checksum.fileName(for: "kept")].sorted())
+        #expect(!FileManager.default.fileExists(atPath: writers + "/4194306-00000000000000cd"), "a dead writer's lock file goes")
         #expect(reopened.read("never indexed") == nil)
         #expect(reopened.read("lost") == nil)
         #expect(reopened.read("kept")?.bytes == Self.bytes(1))

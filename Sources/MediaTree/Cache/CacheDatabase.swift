@@ -4,14 +4,18 @@ import GRDB
 import Logging
 import Synchronization
 
-/// The cache folder's SQLite database, `<cache-dir>/probes.sqlite`, in WAL mode: probe results
+/// The cache folder's SQLite database, `<cache-dir>/probes.sqlite`: probe results
 /// (`ProbeDatabase`), the index of the disk cache (`DiskCache`) and the cache's counters.
 ///
 /// It is a cache: a database that cannot be read (damaged, not SQLite, another schema) is made
-/// anew with a warning in the log. Thread-safe; many readers at once, one writer (GRDB's pool).
+/// anew with a warning in the log. Thread-safe. In WAL mode, many readers at once and one writer
+/// (GRDB's pool), for every mount of the folder on this machine. On a network file system, where
+/// mounts on other machines may share the folder, with a rollback journal and one connection:
+/// WAL's index is shared memory, which machines do not share, and SQLite says WAL does not work
+/// there; a rollback journal takes the file system's locks, which NFS and SMB carry to the server.
 public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
     static let fileName = "probes.sqlite"
     /// What mediafs keeps in the cache folder: the database, the files SQLite makes beside it, and
     /// the disk cache's folders.
@@ -19,7 +23,9 @@ public final class CacheDatabase: Sendable {
 
     /// The cache folder.
     public let directory: String
-    let pool: DatabasePool
+    /// A pool of connections in WAL mode, or one connection with a rollback journal.
+    let pool: any DatabaseWriter
+    let logger: Logger
     private let counters = Mutex<PendingCounters>(PendingCounters())
 
     private struct PendingCounters {
@@ -31,36 +37,49 @@ public final class CacheDatabase: Sendable {
     /// Opens (making it where needed) the database in `directory`, made anew if it is damaged. The
     /// folder is private (`PrivateFolder`): made so, or made so now if it was not, with a line in
     /// the log.
+    /// - Parameter acrossMachines: whether mounts on other machines may share the folder (then a
+    ///   rollback journal); nil to tell by its file system (`isOnNetworkFileSystem`).
     /// - Throws: `CacheError.unwritable` when the folder cannot be made or written, or the error of
     ///   the second attempt when even a new database cannot be made.
-    public init(directory: String, logger: Logger) throws {
+    public init(directory: String, logger: Logger, acrossMachines: Bool? = nil) throws {
         self.directory = directory
+        self.logger = logger
         try PrivateFolder.make(directory)
         guard access(directory, W_OK | X_OK) == 0 else {
             throw CacheError.unwritable(path: directory, reason: String(cString: strerror(errno)))
         }
         PrivateFolder.tighten(directory, own: Self.entryNames, logger: logger)
         let path = directory + "/" + Self.fileName
+        let acrossMachines = acrossMachines ?? Self.isOnNetworkFileSystem(directory)
         do {
-            pool = try Self.open(path)
+            pool = try Self.open(path, acrossMachines: acrossMachines)
+        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
+            // Another mount sharing the folder held it past the timeout: not damage, so not removed.
+            throw CacheError.unwritable(path: path, reason: Self.reason(error))
         } catch {
             logger.warning("the cache database \(path) cannot be used (\(Self.reason(error))): made anew")
-            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-            pool = try Self.open(path)
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            pool = try Self.open(path, acrossMachines: acrossMachines)
         }
     }
 
-    /// Opens `path` (made `0600` first where it is missing: SQLite makes its `-wal` and `-shm`
-    /// files with the database's mode), checks it and makes its tables.
-    private static func open(_ path: String) throws -> DatabasePool {
+    /// Opens `path` (made `0600` first where it is missing: SQLite makes its `-wal`, `-shm` and
+    /// `-journal` files with the database's mode), checks it and makes its tables.
+    private static func open(_ path: String, acrossMachines: Bool) throws -> any DatabaseWriter {
         try PrivateFolder.makeFile(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // WAL: a commit is not an fsync; a crash may lose the last commits, never the file.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        let pool: any DatabaseWriter
+        if acrossMachines {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            pool = try DatabaseQueue(path: path, configuration: configuration)
+        } else {
+            configuration.prepareDatabase { db in
+                // WAL: a commit is not an fsync; a crash may lose the last commits, never the file.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            pool = try DatabasePool(path: path, configuration: configuration)
         }
-        let pool = try DatabasePool(path: path, configuration: configuration)
         let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
         guard check == "ok" else {
             throw CacheError.damaged(path: path, reason: check ?? "quick_check said nothing")
@@ -77,7 +96,7 @@ public final class CacheDatabase: Sendable {
             CREATE TABLE probe (
                 device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
                 mtime_ns INTEGER NOT NULL, fingerprint TEXT NOT NULL,
-                info BLOB, failure BLOB, stored_at INTEGER NOT NULL,
+                info BLOB, failure BLOB, stored_at INTEGER NOT NULL, checksum INTEGER NOT NULL,
                 PRIMARY KEY (device, inode, size, mtime_ns, fingerprint)
             ) WITHOUT ROWID;
             CREATE TABLE file (
@@ -142,23 +161,30 @@ public final class CacheDatabase: Sendable {
         _ = try pool.write { db in try db.execute(sql: "DELETE FROM counter") }
     }
 
+    /// Whether the folder `path` (absolute) lies on a network or cluster file system, which mounts
+    /// on other machines may share: the type of the mount holding it in /proc/self/mounts (the
+    /// longest mount point that contains it; mount points there escape a space as `\040`).
+    static func isOnNetworkFileSystem(_ path: String) -> Bool {
+        let network: Set<Substring> = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "9p", "afs", "gfs2", "ocfs2",
+                                       "lustre", "glusterfs", "fuse.glusterfs", "fuse.sshfs", "fuse.rclone"]
+        let resolved = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? path
+        guard let table = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+        var best: (point: String, type: Substring)?
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2 else { continue }
+            let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
+            let contains = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
+            if contains && point.count >= (best?.point.count ?? 0) { best = (point, fields[2]) }
+        }
+        return best.map { network.contains($0.type) } ?? false
+    }
+
     static func reason(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error.localizedDescription)"
-    }
-}
-
-/// What can go wrong with the cache folder.
-public enum CacheError: Error, CustomStringConvertible {
-    /// The folder cannot be made or written.
-    case unwritable(path: String, reason: String)
-    /// The database failed its check.
-    case damaged(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unwritable(let path, let reason): return "cannot write the cache folder \(path): \(reason)"
-        case .damaged(let path, let reason): return "\(path) is damaged: \(reason)"
-        }
     }
 }

@@ -81,7 +81,8 @@ enum Checksum {
         return hex(of(bytes, seed: 1)) + hex(of(bytes, seed: 0x5EED))
     }
 
-    private static func hex(_ value: UInt64) -> String {
+    /// `value` as 16 hex digits (zeros before): names of the cache folder's files and folders.
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

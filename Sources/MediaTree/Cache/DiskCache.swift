@@ -10,11 +10,19 @@ import Synchronization
 /// `file` or `tracks`) lives in the cache database's `file` table. Track sets are indexed and
 /// checked by `DiskCache+TrackSets`; a set that a reader has open is not evicted.
 ///
-/// Written atomically: the bytes go to a temporary name in the same folder, are fsynced, then
-/// renamed over the final name, and only then indexed. A reader only serves a file the index names
-/// whose size and checksum match, so a crash at any point never serves a half file; temporary
-/// files of dead processes and files the index does not name are removed at open. A damaged entry
-/// is removed when read and counts as a miss (the caller makes it again).
+/// Written atomically: the bytes go to a temporary name in the same folder and are fsynced; the
+/// rename to the final name and the index's row are one write transaction of the database
+/// (`publish`). A reader only serves a file the index names whose size and checksum (over the
+/// bytes and the row) match, so a crash at any point never serves a half file.
+///
+/// Shared: several mounts (of one user, or of machines sharing the folder over a network file
+/// system) may use one cache folder at once.
+/// Whatever changes a name in `files/` (publishing, eviction, removing a damaged entry, the
+/// clean-up at open) does so inside a write transaction, which SQLite holds for one process at a
+/// time, so no mount ever sees a file whose row another is about to write, and the bound is kept
+/// over the shared index. Temporaries of writers that are gone (`WriterLock`: dead, even if not
+/// yet reaped) and files the index does not name are removed at open; a damaged entry is removed
+/// when read and counts as a miss (the caller makes it again).
 public final class DiskCache: Sendable {
     /// The folder of the files.
     public let folder: String
@@ -24,6 +32,10 @@ public final class DiskCache: Sendable {
     public let capacity: Int64
     let database: CacheDatabase
     let logger: Logger
+    /// This process's lock in the cache folder, named by its temporaries.
+    let writer: WriterLock
+    /// Whether the folder's disk takes writes.
+    let refusals: DiskRefusals
     /// Track sets open for reading, by name, and whether an eviction passed one over.
     let pins = Mutex(Pins())
 
@@ -33,10 +45,10 @@ public final class DiskCache: Sendable {
     }
 
     static let temporaryPrefix = ".tmp-"
-    /// The folders of made files and of track sets, in the cache folder.
-    static let folderNames = ["files", "tracks"]
+    /// The folders of made files, of track sets and of the writers' locks, in the cache folder.
+    static let folderNames = ["files", "tracks", WriterLock.folderName]
 
-    /// - Throws: `CacheError.unwritable` where `<database>/files` cannot be made.
+    /// - Throws: `CacheError` where the folders or this process's lock cannot be made.
     public init(database: CacheDatabase, capacity: Int64, logger: Logger) throws {
         self.database = database
         self.capacity = capacity
@@ -44,6 +56,9 @@ public final class DiskCache: Sendable {
         folder = database.directory + "/" + Self.folderNames[0]
         tracksFolder = database.directory + "/" + Self.folderNames[1]
         for made in [folder, tracksFolder] { try PrivateFolder.make(made) }
+        writer = try WriterLock(directory: database.directory)
+        refusals = DiskRefusals(folder: database.directory, logger: logger)
+        writer.removeGone()
         cleanUp()
         cleanUpTrackSets()
         evict()
@@ -67,17 +82,18 @@ public final class DiskCache: Sendable {
         }
         let name: String = row["name"]
         let size: Int64 = row["size"]
-        let checksum = UInt64(bitPattern: row["checksum"] as Int64)
+        let checksum: Int64 = row["checksum"]
+        let meta: String? = row["meta"]
         let path = folder + "/" + name
-        guard let bytes = Self.readFile(path) else {
-            // Evicted or cleared meanwhile: a plain miss.
-            forget(key, name: name, path: path)
+        guard let file = Self.readFile(path) else {
+            // Evicted or cleared meanwhile (by this mount or another sharing the folder): a plain miss.
+            forget(key, checksum: checksum, path: path, inode: nil)
             database.count("file_misses")
             return nil
         }
-        guard bytes.count == size, Checksum.of(bytes) == checksum else {
-            logger.warning("the cached file \(path) is damaged (\(bytes.count) of \(size) bytes, checksum differs): removed, made again")
-            forget(key, name: name, path: path)
+        guard file.bytes.count == size, Self.checksum(file.bytes, key: key, name: name, meta: meta) == checksum else {
+            logger.warning("the cached file \(path) is damaged (\(file.bytes.count) of \(size) bytes, checksum differs): removed, made again")
+            forget(key, checksum: checksum, path: path, inode: file.inode)
             database.count("file_misses")
             database.count("file_damaged")
             return nil
@@ -86,67 +102,74 @@ public final class DiskCache: Sendable {
             try db.execute(sql: "UPDATE file SET last_use = ? WHERE key = ?", arguments: [Self.now(), key])
         }
         database.count("file_hits")
-        return Entry(bytes: bytes, meta: row["meta"])
+        return Entry(bytes: file.bytes, meta: meta)
     }
 
     /// Keeps `bytes` for `key` (replacing what was kept), then evicts down to the bound. Entries
     /// larger than the whole bound are not kept. Errors are logged, not thrown: the caller has the
-    /// bytes anyway.
+    /// bytes anyway. A disk that refuses the write (full, read-only) is logged once for the spell
+    /// (`DiskRefusals`), and nothing of the entry is left: no temporary, no row.
     public func store(_ bytes: [UInt8], meta: String? = nil, for key: String) {
         guard Int64(bytes.count) <= capacity else { return }
         let name = Checksum.fileName(for: key)
         let path = folder + "/" + name
+        let checksum = Self.checksum(bytes, key: key, name: name, meta: meta)
         do {
-            try Self.writeAtomically(bytes, to: path, folder: folder)
-            try database.pool.write { db in
+            let temporary = try writeTemporary(bytes)
+            try publish(temporary, as: path) { db in
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO file (key, name, size, last_use, checksum, meta) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [key, name, Int64(bytes.count), Self.now(),
-                                     Int64(bitPattern: Checksum.of(bytes)), meta])
+                    """, arguments: [key, name, Int64(bytes.count), Self.now(), checksum, meta])
             }
         } catch {
-            logger.warning("cannot keep \(path) in the disk cache: \(error)")
+            if let code = DiskRefusals.refusal(in: error) {
+                refusals.refused(code, writing: path)
+            } else {
+                logger.warning("cannot keep \(path) in the disk cache: \(error)")
+            }
             return
         }
+        refusals.taken(path)
         evict(sparing: key)
     }
 
     /// Removes entries, least recently used first, until they fit in the bound. A track set open
-    /// for reading is passed over (and the eviction run again once it is closed), and so is `sparing`,
-    /// the entry just stored, which fits in the bound alone.
+    /// for reading, here (`pin`) or by another mount sharing the folder (`isOpenElsewhere`), is
+    /// passed over (and the eviction run again once a pin of this mount is released), and so is
+    /// `sparing`, the entry just stored, which fits in the bound alone.
     func evict(sparing: String? = nil) {
         let pinned = pins.withLock { $0.counts }
         var skipped = false
-        let dropped: [(name: String, kind: String)] = (try? database.pool.write { db -> [(String, String)] in
+        var evicted = 0
+        let moved: [String]? = try? database.pool.write { db -> [String] in
             var total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM file") ?? 0
             guard total > capacity else { return [] }
-            var dropped: [(String, String)] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, name, size, kind FROM file ORDER BY last_use")
             var keys: [String] = []
+            var moved: [String] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, name, size, kind FROM file ORDER BY last_use")
             while total > capacity, let row = try rows.next() {
-                let kind: String = row["kind"]
+                let key: String = row["key"]
                 let name: String = row["name"]
-                if kind == Self.trackSetKind && pinned[name] != nil {
-                    skipped = true
-                    continue
+                guard key != sparing else { continue }
+                if row["kind"] as String == Self.trackSetKind {
+                    guard pinned[name] == nil, !isOpenElsewhere(name) else {
+                        skipped = true
+                        continue
+                    }
+                    moved.append(Self.moveAside(tracksFolder + "/" + name))
+                } else {
+                    unlink(folder + "/" + name)
                 }
-                if row["key"] as String == sparing { continue }
-                keys.append(row["key"])
-                dropped.append((name, kind))
+                keys.append(key)
                 total -= row["size"] as Int64
             }
             for key in keys { try db.execute(sql: "DELETE FROM file WHERE key = ?", arguments: [key]) }
-            return dropped
-        }) ?? []
-        if skipped { pins.withLock { $0.skipped = true } }
-        for entry in dropped {
-            if entry.kind == Self.trackSetKind {
-                removeTrackSetFolder(entry.name)
-            } else {
-                unlink(folder + "/" + entry.name)
-            }
+            evicted = keys.count
+            return moved
         }
-        if !dropped.isEmpty { database.count("file_evictions", dropped.count) }
+        if skipped { pins.withLock { $0.skipped = true } }
+        if evicted > 0 { database.count("file_evictions", evicted) }
+        for path in moved ?? [] { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// What the cache holds: entries and bytes, made files and track sets apart.
@@ -172,109 +195,12 @@ public final class DiskCache: Sendable {
         cleanUpTrackSets(keepingRecent: false)
     }
 
-    // MARK: Files
-
-    /// Removes temporary files of processes that are gone, files the index does not name, and
-    /// index rows whose file is gone.
-    func cleanUp() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let indexed = Set((try? database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM file WHERE kind = 'file'")
-        }) ?? [])
-        var present = Set<String>()
-        var removed = 0
-        for name in names {
-            if name.hasPrefix(Self.temporaryPrefix) {
-                // .tmp-<pid>-<name>: a writer that is gone left it (a crash mid-write).
-                guard Self.writerIsGone(name, prefix: Self.temporaryPrefix) else { continue }
-                unlink(folder + "/" + name)
-                removed += 1
-            } else if indexed.contains(name) {
-                present.insert(name)
-            } else {
-                unlink(folder + "/" + name)
-                removed += 1
-            }
-        }
-        let missing = indexed.subtracting(present)
-        if !missing.isEmpty {
-            try? database.pool.write { db in
-                for name in missing { try db.execute(sql: "DELETE FROM file WHERE name = ? AND kind = 'file'", arguments: [name]) }
-            }
-        }
-        if removed > 0 { logger.info("disk cache: removed \(removed) unfinished or unindexed files from \(folder)") }
-    }
-
-    /// Whether `<prefix><pid>-…` names a process that is gone (not this one, not a live one).
-    static func writerIsGone(_ name: String, prefix: String) -> Bool {
-        guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
-        guard pid != getpid() else { return false }
-        return !(kill(pid, 0) == 0 || errno == EPERM)
-    }
-
-    private func forget(_ key: String, name: String, path: String) {
-        try? database.pool.write { db in try db.execute(sql: "DELETE FROM file WHERE key = ?", arguments: [key]) }
-        unlink(path)
-    }
-
-    /// Writes `bytes` to a temporary file in `folder`, fsyncs it and renames it to `path`.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, folder: String) throws {
-        let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let fd = try remakingFolder(folder, path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFolder.fileMode) }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { failure = errno; return }
-                written += n
-            }
-        }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure)))
-        }
-    }
-
-    /// Runs `make` (an `open` or `mkdir` of `path` in `folder`, -1 and errno on failure); when it
-    /// fails because `folder` is gone (someone removed the cache folder under the mount), makes the
-    /// folder again and retries once.
-    /// - Returns: what `make` returned.
-    /// - Throws: `CacheError.unwritable` when it still fails.
-    static func remakingFolder(_ folder: String, path: String, _ make: () -> Int32) throws -> Int32 {
-        var result = make()
-        var failure = errno
-        if result < 0 && failure == ENOENT, (try? PrivateFolder.make(folder)) != nil {
-            result = make()
-            failure = errno
-        }
-        guard result >= 0 else { throw CacheError.unwritable(path: path, reason: String(cString: strerror(failure))) }
-        return result
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
-        let size = Int(st.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, filled in
-            filled = 0
-            while filled < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failed = true; return }
-                if n == 0 { return }
-                filled += n
-            }
-        }
-        return failed ? nil : bytes
+    /// `Checksum` of an entry: its bytes, seeded with its row's key, name and metadata, so that a
+    /// row changed on the disk (a flipped digit of the frame time it keeps) fails as a changed
+    /// file does. The size is part of it too (`Checksum` hashes the length).
+    static func checksum(_ bytes: [UInt8], key: String, name: String, meta: String?) -> Int64 {
+        let row = Array("\(key)\n\(name)\n".utf8) + (meta.map { [1] + Array($0.utf8) } ?? [0])
+        return Int64(bitPattern: Checksum.of(bytes, seed: Checksum.of(row)))
     }
 
     /// Microseconds since 1970: the order of use.

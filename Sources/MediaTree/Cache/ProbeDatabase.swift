@@ -11,6 +11,11 @@ import Synchronization
 /// the `MediaError` of a probe that failed for good (not media, damaged), so that a remount does
 /// not open broken files again either. Failures that may pass (a timeout, an I/O error) are not kept.
 ///
+/// Every row carries a checksum over its key and value (`rowChecksum`), checked in the one place
+/// rows are read (`rows(of:fingerprints:)`): SQLite's own checks pass a row whose bytes changed on
+/// the disk, and a flipped digit in a width or a listed length would be served as a fact. A row
+/// that fails it is treated as absent (probed or learnt again), logged once and removed.
+///
 /// Probes are written in batches: a first listing of a library probes thousands of files, two or
 /// more at once, and a transaction each (with its JSON encoding) held up the probing threads
 /// (PERFORMANCE.md, films). What is stored waits up to `batchDelay` (or `batchSize` probes), is
@@ -22,6 +27,8 @@ public final class ProbeDatabase: Sendable {
     let database: CacheDatabase
     /// Probes stored and not yet written.
     private let pending = Mutex<[FileIdentity: Kept]>([:])
+    /// Rows found damaged in this process, so that each is logged once even where it cannot be removed.
+    private let damaged = Mutex<Set<String>>([])
 
     static let batchDelay = 1.0
     static let batchSize = 256
@@ -100,7 +107,7 @@ public final class ProbeDatabase: Sendable {
                 case .failure(let value): failure = try? encoder.encode(value)
                 }
                 guard info != nil || failure != nil else { continue }
-                try Self.insert(db, Self.arguments(identity), info: info, failure: failure, at: now)
+                try Self.insert(db, identity, fingerprint: Self.fingerprint, info: info, failure: failure, at: now)
             }
         }
     }
@@ -112,23 +119,48 @@ public final class ProbeDatabase: Sendable {
         return try? JSONDecoder().decode(type, from: data)
     }
 
-    /// The rows kept for the file at `identity` under `fingerprints` (none where the database
-    /// cannot be read).
+    /// The rows kept for the file at `identity` under `fingerprints` whose checksum holds (none
+    /// where the database cannot be read). A row whose checksum fails is left out, logged once
+    /// and removed, so that what replaces it is made again.
     private func rows(of identity: FileIdentity, fingerprints: [String]) -> [Row] {
         let marks = fingerprints.map { _ in "?" }.joined(separator: ", ")
-        return (try? database.pool.read { db in
+        let rows = (try? database.pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT fingerprint, info, failure FROM probe
+                SELECT fingerprint, info, failure, checksum FROM probe
                 WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint IN (\(marks))
                 """, arguments: Self.arguments(identity, fingerprint: nil) + StatementArguments(fingerprints))
         }) ?? []
+        return rows.filter { row in
+            let fingerprint: String = row["fingerprint"]
+            let checksum = Self.rowChecksum(identity, fingerprint: fingerprint, info: row["info"], failure: row["failure"])
+            guard row["checksum"] as Int64? != checksum else { return true }
+            forgetDamaged(identity, fingerprint: fingerprint)
+            return false
+        }
+    }
+
+    /// Logs (once per process) and removes the row of `identity` under `fingerprint`, found damaged.
+    private func forgetDamaged(_ identity: FileIdentity, fingerprint: String) {
+        let row = "\(identity.device) \(identity.inode) \(identity.size) \(identity.modificationNanoseconds) \(fingerprint)"
+        if damaged.withLock({ $0.insert(row).inserted }) {
+            database.logger.warning("""
+                a row of the probe database is damaged (its checksum differs): file device \(identity.device), \
+                inode \(identity.inode), size \(identity.size), mtime \(identity.modificationNanoseconds) ns, \
+                kind \(fingerprint); removed, to be read from the file again
+                """)
+        }
+        try? database.pool.write { db in
+            try db.execute(sql: "DELETE FROM probe WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND fingerprint = ?",
+                           arguments: Self.arguments(identity, fingerprint: fingerprint))
+        }
+        database.count("probe_rows_damaged")
     }
 
     /// Keeps `value` for the file at `identity` under `kind`. Errors are dropped, as for probes.
     public func store<T: Encodable>(_ value: T, kind: String, for identity: FileIdentity) {
         guard let data = try? JSONEncoder().encode(value) else { return }
         try? database.pool.write { db in
-            try Self.insert(db, Self.arguments(identity, fingerprint: kind), info: data, at: Int64(Date().timeIntervalSince1970))
+            try Self.insert(db, identity, fingerprint: kind, info: data, at: Int64(Date().timeIntervalSince1970))
         }
     }
 
@@ -139,7 +171,7 @@ public final class ProbeDatabase: Sendable {
         try? database.pool.write { db in
             for (identity, value) in values {
                 guard let data = try? encoder.encode(value) else { continue }
-                try Self.insert(db, Self.arguments(identity, fingerprint: kind), info: data, at: now)
+                try Self.insert(db, identity, fingerprint: kind, info: data, at: now)
             }
         }
     }
@@ -161,13 +193,22 @@ public final class ProbeDatabase: Sendable {
         _ = try database.pool.write { db in try db.execute(sql: "DELETE FROM probe") }
     }
 
-    /// Writes one row, keyed by `key` (`arguments`), over any row of that key.
-    private static func insert(_ db: Database, _ key: StatementArguments, info: Data?, failure: Data? = nil,
+    /// Writes one row, keyed by `identity` and `fingerprint`, over any row of that key, with its checksum.
+    private static func insert(_ db: Database, _ identity: FileIdentity, fingerprint: String, info: Data?, failure: Data? = nil,
                                at storedAt: Int64) throws {
+        let checksum = rowChecksum(identity, fingerprint: fingerprint, info: info, failure: failure)
         try db.execute(sql: """
-            INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: key + [info, failure, storedAt])
+            INSERT OR REPLACE INTO probe (device, inode, size, mtime_ns, fingerprint, info, failure, stored_at, checksum)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: arguments(identity, fingerprint: fingerprint) + [info, failure, storedAt, checksum])
+    }
+
+    /// `Checksum` of a row's key and value: the key's fields as text, then the lengths of the two
+    /// values (so that bytes cannot move from one to the other unseen), then the values.
+    static func rowChecksum(_ identity: FileIdentity, fingerprint: String, info: Data?, failure: Data?) -> Int64 {
+        let head = "\(identity.device) \(identity.inode) \(identity.size) \(identity.modificationNanoseconds) \(fingerprint) "
+            + "\(info?.count ?? -1) \(failure?.count ?? -1)\n"
+        return Int64(bitPattern: Checksum.of(Array(head.utf8) + Array(info ?? Data()) + Array(failure ?? Data())))
     }
 
     /// The row key's arguments: the identity's, then `fingerprint` unless nil.

@@ -75,7 +75,7 @@ extension MediaTree {
                 var info = Glibc.stat()
                 if let content, fstat(content.descriptor, &info) == 0, Int64(info.st_size) == file.size,
                    tracks.check(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan)) {
-                    let pin = tracks.pin(key, plan: key.part(of: plan))
+                    let pin = tracks.pin(file, descriptor: content.descriptor, key: key, plan: key.part(of: plan))
                     return reply(.success(TrackFileContent(file: content, pin: pin)))
                 }
                 guard !again else {
@@ -96,14 +96,27 @@ extension MediaTree {
         do {
             results = try media.extractTracks(path: path.filePath, size: size, plan: plan, into: folder,
                                               timeout: settings.trackTimeout)
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            logger.info("extracted the tracks of \(path): \(results.filter { $0.track != nil }.count) of \(results.count) files in \((seconds * 1000).rounded() / 1000) s")
         } catch {
+            var set = TrackSet.failed(plan, reason: "\(error)")
+            set.refusedWrite = (error as? MediaError)?.refusedWrite
+            // A refused write is the cache's disk, not the file: the pass runs again elsewhere.
+            guard set.refusedWrite == nil else { return set }
             statistics.trackFailures.add(plan.entries.count, ordering: .relaxed)
             logger.warning("cannot extract the tracks of \(path): \(error)")
-            return .failed(plan, reason: "\(error)")
+            return set
         }
+        let refusal = results.lazy.compactMap { result -> Int32? in
+            if case .failure(let error) = result.outcome { return error.refusedWrite }
+            return nil
+        }.first
+        if let refusal {
+            var set = TrackSet.failed(plan, reason: "the disk refused a write: \(String(cString: strerror(refusal)))")
+            set.refusedWrite = refusal
+            return set
+        }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        logger.info("extracted the tracks of \(path): \(results.filter { $0.track != nil }.count) of \(results.count) files in \((seconds * 1000).rounded() / 1000) s")
         var outcomes: [String: TrackSet.Outcome] = [:]
         var transient = false
         for result in results {

@@ -106,7 +106,7 @@ struct TrackManifest: Codable, Equatable {
     /// waits for every track it wrote to reach the disk): after a crash, a manifest that did not survive, or files that
     /// did not, fail the checks of `load`, and the pass runs again.
     /// - Returns: its length in bytes.
-    /// - Throws: `TreeError.io`.
+    /// - Throws: `CacheError.write`.
     @discardableResult
     func write(folder: String) throws -> Int64 {
         let encoder = JSONEncoder()
@@ -115,21 +115,24 @@ struct TrackManifest: Codable, Equatable {
         let target = folder + "/" + Self.fileName
         var template = Array("\(folder)/.manifest-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw TreeError.io(path: target, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw CacheError.write(path: target, code: errno) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var written = 0
+        var failure: Int32 = 0
         while written < data.count {
             let n = data[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+            guard n > 0 else {
+                failure = n < 0 ? errno : ENOSPC
+                break
+            }
             written += n
         }
-        let failure = written == data.count ? 0 : errno
-        close(fd)
-        guard failure == 0, rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(failure != 0 ? failure : errno))
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, target) != 0 { failure = errno }
+        guard failure == 0 else {
             unlink(temporary)
-            throw TreeError.io(path: target, reason: reason)
+            throw CacheError.write(path: target, code: failure)
         }
         return Int64(data.count)
     }

@@ -68,6 +68,12 @@ struct TrackSet: Sendable {
     var made = ContinuousClock.now
     /// Whether it was found on disk complete (not made by this mount's pass).
     var isStored = false
+    /// The folder of its files (`<root>/<name>`), once a pass's folder was given its name.
+    var folder: String?
+    /// The errno with which the disk its pass wrote to refused a write (full, read-only: see
+    /// `MediaError.refusedWrite`), if it did: the pass is run again elsewhere, and such a set is
+    /// never served from memory, so that the next request tries again.
+    var refusedWrite: Int32?
 
     /// Seconds a set with a transient failure is served before a new pass is tried.
     static let transientLifetime: Duration = .seconds(30)
@@ -81,6 +87,7 @@ struct TrackSet: Sendable {
     /// The same set with its files in `folder` (`<folder>/<group>/<name>`), where a pass's folder was renamed.
     func relocated(to folder: String) -> TrackSet {
         var moved = self
+        moved.folder = folder
         for (id, outcome) in outcomes {
             if case .made(var file) = outcome {
                 file.path = folder + "/" + id
@@ -107,7 +114,7 @@ struct TrackSet: Sendable {
     }
 
     /// Whether it may still be served from memory.
-    var isFresh: Bool { !isTransient || ContinuousClock.now - made < Self.transientLifetime }
+    var isFresh: Bool { !isTransient || (refusedWrite == nil && ContinuousClock.now - made < Self.transientLifetime) }
 
     /// Every entry of `plan` failed for `reason`: nothing could be done (the file could not be
     /// opened, the cache folder could not be made). Transient.

@@ -27,7 +27,7 @@ final class TrackSetShelf: MadeShelf {
     }
 
     func load(_ pass: TrackPass) -> TrackSet? {
-        guard let root = try? folder.root() else { return nil }
+        guard let root = folder.shared else { return nil }
         let name = CacheRoot.name(for: pass.key, plan: pass.plan)
         guard let set = TrackManifest.load(folder: root + "/" + name, identity: pass.key.identity, plan: pass.plan) else {
             return nil
@@ -37,12 +37,14 @@ final class TrackSetShelf: MadeShelf {
         return set
     }
 
-    /// Checksums the files of a set just made, writes its manifest, indexes it in the disk cache
-    /// (evicting what no longer fits). A set with a failure that may not happen again is not kept
-    /// (its folder is removed at the next open of the cache).
+    /// Checksums the files of a set just made in the cache folder, writes its manifest, indexes it
+    /// in the disk cache (evicting what no longer fits). A set with a failure that may not happen
+    /// again is not kept (its folder is removed at a later open of the cache), nor one in the
+    /// private folder, which goes at unmount.
     func keep(_ set: TrackSet, for pass: TrackPass) {
         defer { keeping.end() }
-        guard !set.isStored, !set.isTransient, let root = try? folder.root() else { return }
+        guard !set.isStored, !set.isTransient, let setFolder = set.folder, !folder.isPrivate(setFolder),
+              let diskCache = folder.diskCache else { return }
         let name = CacheRoot.name(for: pass.key, plan: pass.plan)
         var checksums: [String: UInt64] = [:]
         for (id, outcome) in set.outcomes {
@@ -58,10 +60,14 @@ final class TrackSetShelf: MadeShelf {
         do {
             let manifest = TrackManifest(source: .init(path: pass.sourcePath, identity: pass.key.identity), plan: pass.plan,
                                          set: set, checksums: checksums)
-            let manifestBytes = try manifest.write(folder: root + "/" + name)
+            let manifestBytes = try manifest.write(folder: setFolder)
             folder.kept(name, bytes: set.bytes + manifestBytes)
         } catch {
-            logger.warning("cannot keep the tracks of \(pass.sourcePath) in \(root)/\(name): \(error)")
+            if let code = DiskRefusals.refusal(in: error) {
+                diskCache.refusals.refused(code, writing: "\(setFolder)/\(TrackManifest.fileName)")
+            } else {
+                logger.warning("cannot keep the tracks of \(pass.sourcePath) in \(setFolder): \(error)")
+            }
         }
     }
 }

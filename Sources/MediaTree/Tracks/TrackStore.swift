@@ -16,6 +16,10 @@ import Synchronization
 ///
 /// On disk: `<tracks>/<name>/<group>/<file>` and `<tracks>/<name>/manifest.json`, where `<name>`
 /// (32 hex digits, `CacheRoot.name`) hashes the source's identity and the part of the plan.
+///
+/// A full cache disk costs caching, never a file: a pass whose writes the cache folder's disk
+/// refuses (full, over quota, read-only, failing) runs again in the private folder, as at a mount
+/// without a cache folder (`CacheRoot`), and the next pass tries the cache folder again.
 final class TrackStore: Sendable {
     typealias Completion = @Sendable (TrackSet) -> Void
 
@@ -79,9 +83,10 @@ final class TrackStore: Sendable {
     /// Bytes of the sets in the private folder (none with a cache folder, which counts its own).
     var privateBytes: Int64 { folder.privateBytes }
 
-    /// The folder holding the track folders (made on first use).
+    /// The folder a pass would write into now: the cache folder's, else the private folder
+    /// (made on first use).
     /// - Throws: `TreeError.io` when no folder can be made.
-    func root() throws -> String { try folder.root() }
+    func root() throws -> String { try folder.sharedTakingWrites ?? folder.privateRoot() }
 
     // MARK: - Reading back
 
@@ -97,32 +102,64 @@ final class TrackStore: Sendable {
         guard Checksum.of(descriptor: descriptor, length: Int64(info.st_size)) == checksum else {
             logger.warning("the cached track \(file.path) is damaged (its checksum differs): its set is made again")
             TreeStatistics.count(statistics.trackFilesDamaged)
-            folder.remove(CacheRoot.name(for: key, plan: plan))
+            folder.remove(CacheRoot.name(for: key, plan: plan), file: file.path)
             return false
         }
         verified.withLock { _ = $0.insert(mark) }
         return true
     }
 
-    /// Keeps the set of `key` out of eviction while the returned pin lives, and marks it used.
-    func pin(_ key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
-        folder.used(CacheRoot.name(for: key, plan: plan))
+    /// Keeps the set of `key` holding `file`, open as `descriptor`, out of eviction while the
+    /// returned pin lives, and in every mount sharing the cache folder while the descriptor is
+    /// open; marks it used.
+    func pin(_ file: CachedTrack, descriptor: Int32, key: TrackSetKey, plan: TrackPlan) -> DiskCache.Pin? {
+        DiskCache.lockForReading(descriptor)
+        return folder.used(CacheRoot.name(for: key, plan: plan), file: file.path)
     }
 
     // MARK: - Making and keeping
 
-    /// Runs `pass` into a folder of its own and gives it the set's name once the pass is over.
+    /// Runs `pass` into a folder of its own in the cache folder and gives it the set's name once
+    /// the pass is over; where the cache folder's disk refuses it, or there is no cache folder,
+    /// in the private folder instead.
     private func make(_ key: TrackSetKey, plan: TrackPlan, pass: @Sendable (String) -> TrackSet) -> TrackSet {
-        do {
-            let root = try folder.root()
-            let working = try DiskCache.makePassFolder(in: root)
-            let set = pass(working)
-            let name = CacheRoot.name(for: key, plan: plan)
-            try DiskCache.install(working, as: root + "/" + name)
-            folder.made(name, bytes: set.bytes)
-            return set.relocated(to: root + "/" + name)
-        } catch {
-            return .failed(plan, reason: "the cache folder cannot be used: \(error)")
+        let name = CacheRoot.name(for: key, plan: plan)
+        if let shared = folder.sharedTakingWrites, let diskCache = folder.diskCache {
+            do {
+                let set = try run(pass, in: try diskCache.makePassFolder(), as: shared + "/" + name)
+                diskCache.refusals.taken(shared)
+                return set
+            } catch {
+                if let code = DiskRefusals.refusal(in: error) {
+                    diskCache.refusals.refused(code, writing: "a track pass in \(shared)")
+                } else {
+                    logger.warning("a track pass cannot be kept in the cache folder, so it goes to a private one: \(error)")
+                }
+            }
         }
+        do {
+            let root = try folder.privateRoot()
+            let working = try DiskCache.makePassFolder(in: root, named: DiskCache.passPrefix + UUID().uuidString)
+            let set = try run(pass, in: working, as: root + "/" + name)
+            folder.madePrivate(name, bytes: set.bytes)
+            return set
+        } catch {
+            var set = TrackSet.failed(plan, reason: "no folder takes the tracks: \(error)")
+            set.refusedWrite = DiskRefusals.refusal(in: error)
+            return set
+        }
+    }
+
+    /// Runs `pass` into `working`, then names it `final` (`DiskCache.install`).
+    /// - Throws: `CacheError.write` when the disk refused a write of the pass (its folder removed)
+    ///   or the folder cannot be named.
+    private func run(_ pass: @Sendable (String) -> TrackSet, in working: String, as final: String) throws -> TrackSet {
+        let set = pass(working)
+        if let code = set.refusedWrite {
+            DiskCache.removeFolder(working)
+            throw CacheError.write(path: working, code: code)
+        }
+        try DiskCache.install(working, as: final, files: Array(set.madeSizes.keys))
+        return set.relocated(to: final)
     }
 }
