@@ -191,6 +191,48 @@ import TestSupport
         #expect(unfinished.stdout.isEmpty, "unfinished files left: \(unfinished.stdout)")
     }
 
+    /// The films, what a mount without a cache reads of them, and a cache folder a mount filled
+    /// reading every file: made once for the damage tests, each of which damages a copy.
+    struct FilledCache: Sendable {
+        let folder: TempFolder
+        let source: String
+        let cache: String
+        let names: [String]
+        let whole: [String: ReadOutcome]
+    }
+
+    static let filledCache = Result { () throws -> FilledCache in
+        let folder = try TempFolder("fault-filled")
+        let source = try folder.makeFolder("source")
+        try FaultMedia.copy(into: source)
+        let (names, whole) = try Self.whole(source, in: folder)
+        let cache = folder.path("cache")
+        try Mount.with(source: source, point: try folder.makeFolder("filling"), log: folder.path("filling.log"),
+                       arguments: Self.options + ["--cache-dir", cache]) { mount in
+            Self.check(try Self.read(names, in: mount), against: whole, allowed: [], "filling the cache")
+        }
+        return FilledCache(folder: folder, source: source, cache: cache, names: names, whole: whole)
+    }
+
+    /// A cache folder filled by a mount that read every file, then damaged while unmounted (every
+    /// made file, track file and database row cut, bit-flipped, appended to, swapped or replaced):
+    /// a mount on it serves every file as a mount without a cache does, and says what it found.
+    @Test(arguments: CacheDamage.allCases)
+    func aDamagedCacheFolderServesNothingDamaged(_ damage: CacheDamage) throws {
+        let filled = try Self.filledCache.get()
+        let folder = try TempFolder("fault-damage-\(damage)")
+        defer { folder.remove() }
+        let cache = folder.path("cache")
+        expectSuccess(try Command.run(["cp", "-a", filled.cache, cache]))
+        let changed = try damage.apply(to: cache)
+        #expect(changed.files > 10 && changed.rows >= 4, "\(damage): \(changed)")
+        try Mount.with(source: filled.source, point: try folder.makeFolder("damaged"), log: folder.path("damaged.log"),
+                       arguments: Self.options + ["--cache-dir", cache]) { mount in
+            Self.check(try Self.read(filled.names, in: mount), against: filled.whole, allowed: [], "\(damage)")
+            #expect(mount.log.contains("damaged"), "\(damage): the log says what it found")
+        }
+    }
+
     /// How many files the cache folder holds (made files and track files).
     static func stored(in cache: String) -> Int {
         let found = try? Command.run(["find", cache + "/files", cache + "/tracks", "-type", "f", "!", "-name", ".tmp-*"])

@@ -29,9 +29,10 @@ struct FullCacheTests {
         }
     }
 
-    /// What is read of `film`: its track files and full-size thumbnails.
+    /// What is read of `film`: its track files, full-size thumbnails and sheets.
     static func names(_ mount: Mount, _ film: String) throws -> [String] {
         try tracks(mount, film) + (1...4).map { "\(film)/thumbs/at-\($0)s@full.png" }
+            + ["\(film)/contact-sheet.jpg", "\(film)/storyboard/0001.jpg"]
     }
 
     /// The sidecar subtitles a server layout mount lists beside its films.
