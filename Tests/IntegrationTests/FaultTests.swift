@@ -14,36 +14,41 @@ import TestSupport
     static let options = ["--storyboard-interval", "1", "--contact-sheet-grid", "3x2"]
     static let errors: Set<Int32> = [EIO, ENOENT]
 
-    /// The files to read under `mount`: every file it lists, and frames of each film every 0.2 s
-    /// (`at-` and `near-`), relative to the mount point.
-    static func names(in mount: Mount) throws -> [String] {
-        let listed = try Command.run(["find", ".", "-type", "f"], timeout: 120, directory: mount.point)
-        guard listed.succeeded else { throw HarnessError("find: \(listed)") }
-        let files = listed.stdout.split(separator: "\n").map { String($0.dropFirst(2)) }
-        let frames = FaultMedia.names.flatMap { film in
-            stride(from: 0.0, to: Double(FaultMedia.duration) - 0.1, by: 0.2).flatMap { time in
-                ["at", "near"].map { "\(film)/thumbs/\($0)-\(String(format: "%.2f", time))s.png" }
-            }
+    /// What a mount without a cache folder reads of the whole films (whatever folder holds them:
+    /// nothing made names it), made once for every test of the suite: every file it lists
+    /// (`listed`), and frames of each film every 0.2 s (`at-` and `near-`), relative to the mount.
+    struct Reference: Sendable {
+        let listed: [String]
+        let frames: [String]
+        let reads: [String: ReadOutcome]
+        var names: [String] { listed + frames }
+    }
+
+    static let reference = Result { () throws -> Reference in
+        let folder = try TempFolder("fault-whole")
+        let source = try folder.makeFolder("source")
+        try FaultMedia.copy(into: source)
+        return try Mount.with(source: source, point: try folder.makeFolder("whole"), log: folder.path("whole.log"),
+                              arguments: options + ["--cache-dir", ""]) { mount in
+            let found = try Command.run(["find", ".", "-type", "f"], timeout: 120, directory: mount.point)
+            guard found.succeeded else { throw HarnessError("find: \(found)") }
+            let listed = found.stdout.split(separator: "\n").map { String($0.dropFirst(2)) }.sorted()
+            let frames = FaultMedia.names.flatMap { film in
+                stride(from: 0.0, to: Double(FaultMedia.duration) - 0.1, by: 0.2).flatMap { time in
+                    ["at", "near"].map { "\(film)/thumbs/\($0)-\(String(format: "%.2f", time))s.png" }
+                }
+            }.filter { !listed.contains($0) }
+            let reads = try Self.read(listed + frames, in: mount)
+            let failed = reads.filter { $0.value.isFailure }
+            guard failed.isEmpty else { throw HarnessError("the whole films: \(failed)") }
+            return Reference(listed: listed, frames: frames, reads: reads)
         }
-        return Array(Set(files + frames)).sorted()
     }
 
     /// What each of `names` reads as through `mount`.
     static func read(_ names: [String], in mount: Mount) throws -> [String: ReadOutcome] {
         let outcomes = try MountReads.read(names.map(mount.path))
         return Dictionary(uniqueKeysWithValues: names.map { ($0, outcomes[mount.path($0)]!) })
-    }
-
-    /// What a mount without a cache folder reads of the whole files in `source`.
-    static func whole(_ source: String, in folder: TempFolder, names given: [String]? = nil) throws -> (names: [String], reads: [String: ReadOutcome]) {
-        try Mount.with(source: source, point: try folder.makeFolder("whole"), log: folder.path("whole.log"),
-                       arguments: options + ["--cache-dir", ""]) { mount in
-            let names = try given ?? Self.names(in: mount)
-            let reads = try Self.read(names, in: mount)
-            let failed = reads.filter { $0.value.isFailure }
-            #expect(failed.isEmpty, "the whole files: \(failed)")
-            return (names, reads)
-        }
     }
 
     /// Checks `got` against `whole`: each the same bytes, its size as `stat` gave it, or one of
@@ -77,7 +82,8 @@ import TestSupport
         let disk = try FailingDisk(in: folder)
         defer { disk.remove() }
         try FaultMedia.copy(into: disk.mountPoint)
-        let (names, whole) = try Self.whole(disk.mountPoint, in: folder)
+        let reference = try Self.reference.get()
+        let (names, whole) = (reference.names, reference.reads)
         let film = disk.mountPoint + "/film.mp4"
         let size = try #require(try FileManager.default.attributesOfItem(atPath: film)[.size] as? Int)
         try disk.fail(film, from: Int64(size * 45 / 100))
@@ -115,10 +121,8 @@ import TestSupport
         let source = try folder.makeFolder("source")
         try FaultMedia.copy(into: source)
         let film = source + "/film.mp4"
-        let names = stride(from: 0.0, to: Double(FaultMedia.duration) - 0.1, by: 0.16).flatMap { time in
-            ["at", "near"].map { "film.mp4/thumbs/\($0)-\(String(format: "%.2f", time))s@160w.png" }
-        }
-        let (_, whole) = try Self.whole(source, in: folder, names: names)
+        let reference = try Self.reference.get()
+        let (names, whole) = (reference.frames.filter { $0.hasPrefix("film.mp4/") }, reference.reads)
         let intact = try Data(contentsOf: URL(fileURLWithPath: film))
 
         try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("mnt.log"),
@@ -167,7 +171,8 @@ import TestSupport
         defer { folder.remove() }
         let source = try folder.makeFolder("source")
         try FaultMedia.copy(into: source)
-        let (names, whole) = try Self.whole(source, in: folder)
+        let reference = try Self.reference.get()
+        let (names, whole) = (reference.listed, reference.reads)
         let cache = folder.path("cache")
         let inFlight = names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".txt") && !$0.hasPrefix(".") }
         for (round, storedBefore) in [0, 2, 6].enumerated() {
@@ -191,8 +196,9 @@ import TestSupport
         #expect(unfinished.stdout.isEmpty, "unfinished files left: \(unfinished.stdout)")
     }
 
-    /// The films, what a mount without a cache reads of them, and a cache folder a mount filled
-    /// reading every file: made once for the damage tests, each of which damages a copy.
+    /// The films, what is read of them (every file listed) and what a mount without a cache reads,
+    /// and a cache folder a mount filled reading them: made once for the damage tests, each of
+    /// which damages a copy.
     struct FilledCache: Sendable {
         let folder: TempFolder
         let source: String
@@ -205,7 +211,8 @@ import TestSupport
         let folder = try TempFolder("fault-filled")
         let source = try folder.makeFolder("source")
         try FaultMedia.copy(into: source)
-        let (names, whole) = try Self.whole(source, in: folder)
+        let reference = try Self.reference.get()
+        let (names, whole) = (reference.listed, reference.reads)
         let cache = folder.path("cache")
         try Mount.with(source: source, point: try folder.makeFolder("filling"), log: folder.path("filling.log"),
                        arguments: Self.options + ["--cache-dir", cache]) { mount in
