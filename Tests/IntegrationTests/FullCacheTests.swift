@@ -29,9 +29,9 @@ struct FullCacheTests {
         }
     }
 
-    /// What is read of `film`: its track files, full-size thumbnails and sheets.
+    /// What is read of `film`: its track files, thumbnails and sheets.
     static func names(_ mount: Mount, _ film: String) throws -> [String] {
-        try tracks(mount, film) + (1...4).map { "\(film)/thumbs/at-\($0)s@full.png" }
+        try tracks(mount, film) + (1...4).map { "\(film)/thumbs/at-\($0)s.png" }
             + ["\(film)/contact-sheet.jpg", "\(film)/storyboard/0001.jpg"]
     }
 

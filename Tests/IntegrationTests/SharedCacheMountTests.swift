@@ -48,7 +48,7 @@ import TestSupport
         let source = try Self.source(in: folder, films)
         let cache = folder.path("cache")
         let bound: Int64 = 3 << 20
-        func thumbs(_ film: String) -> [String] { [10, 30, 50, 70, 90].map { "\(film)/thumbs/at-\($0)%@full.png" } }
+        func thumbs(_ film: String) -> [String] { [10, 30, 50, 70, 90].map { "\(film)/thumbs/at-\($0)%.png" } }
         let first = try Self.mount(folder, source, cache: cache, "a", arguments: ["--cache-size", "3M"])
         defer { first.teardown() }
         let tracks = try films.map { try FullCacheTests.tracks(first, $0) }

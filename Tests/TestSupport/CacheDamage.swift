@@ -2,8 +2,9 @@ import Foundation
 
 /// Damage done to a cache folder while no mount uses it, as disks, crashes and people do it: to
 /// every made file (`files/`), every track file (`tracks/`) and every row of the probe database
-/// (probes, listing facts, chapter lists), and for `swapped` to the disk cache's index too.
-public enum CacheDamage: String, CaseIterable, Sendable, CustomStringConvertible {
+/// (probes, listing facts, chapter lists), and for `swapped` to the disk cache's index too; each
+/// kind to its share of them (`applyAll(to:)`).
+public enum CacheDamage: String, CaseIterable, Sendable {
     /// Each file and value cut to half its length.
     case cut
     /// One bit flipped in the middle of each.
@@ -16,14 +17,14 @@ public enum CacheDamage: String, CaseIterable, Sendable, CustomStringConvertible
     /// Each file and value replaced by another whole one (of the same length where there is one).
     case replaced
 
-    public var description: String { rawValue }
-
-    /// Does the damage to the cache folder `folder`.
-    /// - Returns: how many files and rows it changed.
+    /// Does every kind of damage to the cache folder `folder` at once, each to its share of the
+    /// files and of the rows (the i-th of each to kind i mod 5, the exchanges within each share).
+    /// - Returns: how many files and rows were changed.
     /// - Throws: `HarnessError` when Python fails.
     @discardableResult
-    public func apply(to folder: String) throws -> (files: Int, rows: Int) {
-        let result = try Command.run([Command.pythonPath, "-c", Self.script, folder, rawValue], timeout: 60)
+    public static func applyAll(to folder: String) throws -> (files: Int, rows: Int) {
+        let kinds = allCases.map(\.rawValue)
+        let result = try Command.run([Command.pythonPath, "-c", script, folder] + kinds, timeout: 60)
         guard result.succeeded else { throw HarnessError("damaging \(folder): \(result)") }
         let counts = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard counts.count == 2 else { throw HarnessError("damaging \(folder): \(result)") }
@@ -32,13 +33,13 @@ public enum CacheDamage: String, CaseIterable, Sendable, CustomStringConvertible
 
     static let script = #"""
     import os, sqlite3, sys
-    folder, how = sys.argv[1], sys.argv[2]
+    folder, kinds = sys.argv[1], sys.argv[2:]
 
-    def damage(value):
+    def damage(value, how):
         if how == "cut": return value[: len(value) // 2]
         if how == "bitFlipped":
             middle = len(value) // 2
-            return value[:middle] + bytes([value[middle] ^ 0x10]) + value[middle + 1:]
+            return value[:middle] + bytes([value[middle] ^ 0x10]) + value[middle + 1:] if value else value
         if how == "appendedTo": return value + b"\0mediafs" * 8
         return value
 
@@ -55,27 +56,30 @@ public enum CacheDamage: String, CaseIterable, Sendable, CustomStringConvertible
             if not one_way: new[j] = values[i]
         return new
 
+    def damaged(values):
+        """`values`, the i-th damaged by kinds[i % len(kinds)]."""
+        new = list(values)
+        for k, how in enumerate(kinds):
+            share = list(range(k, len(values), len(kinds)))
+            part = [values[i] for i in share]
+            part = exchange(part, how == "replaced") if how in ("swapped", "replaced") else [damage(v, how) for v in part]
+            for i, value in zip(share, part): new[i] = value
+        return new
+
     paths = []
     for top in ("files", "tracks"):
         for root, _, names in os.walk(os.path.join(folder, top)):
             paths += [os.path.join(root, n) for n in sorted(names) if not n.startswith(".") and n != "manifest.json"]
-    contents = [open(p, "rb").read() for p in paths]
-    if how in ("swapped", "replaced"):
-        contents = exchange(contents, how == "replaced")
-    else:
-        contents = [damage(c) for c in contents]
-    for path, content in zip(paths, contents):
+    for path, content in zip(paths, damaged([open(p, "rb").read() for p in paths])):
         with open(path, "wb") as f: f.write(content)
 
     db = sqlite3.connect(os.path.join(folder, "probes.sqlite"))
     key = "device, inode, size, mtime_ns, fingerprint"
     rows = db.execute(f"SELECT {key}, info FROM probe WHERE info IS NOT NULL ORDER BY fingerprint, inode").fetchall()
-    values = [bytes(row[-1]) for row in rows]
-    values = exchange(values, how == "replaced") if how in ("swapped", "replaced") else [damage(v) for v in values]
-    for row, value in zip(rows, values):
+    for row, value in zip(rows, damaged([bytes(row[-1]) for row in rows])):
         db.execute("UPDATE probe SET info = ? WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? "
                    "AND fingerprint = ?", (value,) + tuple(row[:-1]))
-    if how == "swapped":
+    if "swapped" in kinds:
         names = db.execute("SELECT key, name FROM file WHERE kind = 'file' ORDER BY key").fetchall()
         for (k1, n1), (k2, n2) in zip(names[0::2], names[1::2]):
             db.execute("UPDATE file SET name = ? WHERE key = ?", (n2, k1))
