@@ -7,7 +7,7 @@
 # 1. `swift build -c release --static-swift-stdlib` in .build/deb (the flag changes every compile
 #    command, so the package has its own build folder and never rebuilds the others);
 # 2. the manual page mediafs.1 from the binary's own help, by swift-argument-parser's
-#    generate-manual (built once in .build/deb/manual-tool);
+#    generate-manual (built once in .build/deb/manual-tool, unoptimised: it runs once a package);
 # 3. the files laid out under a staging folder: the stripped binary, the mount(8) helper and the
 #    systemd units pointing at /usr/bin/mediafs, the manual pages, the documentation, copyright
 #    and changelog;
@@ -59,9 +59,9 @@ if ldd "$binary" | grep -q 'libswift\|libFoundation\|libdispatch\|/opt/swift'; t
   exit 1
 fi
 
-"$swift" build -c release --package-path "$build/checkouts/swift-argument-parser" \
+"$swift" build --package-path "$build/checkouts/swift-argument-parser" \
   --scratch-path "$build/manual-tool" --product generate-manual
-manual_tool=$build/manual-tool/release/generate-manual
+manual_tool=$build/manual-tool/debug/generate-manual
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mediafs-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
