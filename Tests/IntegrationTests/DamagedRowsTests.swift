@@ -5,22 +5,23 @@ import TestSupport
 /// Rows of the cache folder's database changed while unmounted (one digit, which SQLite's own
 /// checks pass): never served through a mount, but probed and learnt again.
 @Suite(.mounts) struct DamagedRowsTests {
-    /// Adds 1 to the first number after `field` in every row of the probe table holding it;
-    /// how many rows it changed.
+    /// Adds 1 to the first number after `field` in every fact of the `version` table holding it
+    /// (its probe, chapters, listing facts); how many facts it changed.
     static func bump(_ field: String, in cache: String) throws -> Int {
         let script = #"""
             import re, sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             changed = 0
-            for device, inode, size, mtime, kind, info in db.execute(
-                    "SELECT device, inode, size, mtime_ns, fingerprint, info FROM probe").fetchall():
-                if info is None: continue
-                text = bytes(info).decode()
-                new = re.sub(re.escape(sys.argv[2]) + r'(\d+)', lambda m: sys.argv[2] + str(int(m.group(1)) + 1), text, count=1)
-                if new != text:
-                    db.execute("UPDATE probe SET info = ? WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? "
-                               "AND fingerprint = ?", (new.encode(), device, inode, size, mtime, kind))
-                    changed += 1
+            for device, inode, size, mtime, probe, chapters, listing in db.execute(
+                    "SELECT device, inode, size, mtime_ns, probe, chapters, listing FROM version").fetchall():
+                for column, value in (("probe", probe), ("chapters", chapters), ("listing", listing)):
+                    if value is None: continue
+                    text = bytes(value).decode()
+                    new = re.sub(re.escape(sys.argv[2]) + r'(\d+)', lambda m: sys.argv[2] + str(int(m.group(1)) + 1), text, count=1)
+                    if new != text:
+                        db.execute(f"UPDATE version SET {column} = ? WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ?",
+                                   (new.encode(), device, inode, size, mtime))
+                        changed += 1
             db.commit()
             print(changed)
             """#

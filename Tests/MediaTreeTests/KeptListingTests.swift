@@ -127,12 +127,12 @@ import TestSupport
     }
 
     /// A tree over `movie-1080p.mkv` with a cache folder, its `tracks/audible` looked up, and that
-    /// group's first listing (its pass not run; on a worker, as the version's listing facts are not
-    /// read yet).
+    /// group's first listing (its pass not run; at once, the version's listing facts came with its
+    /// record).
     private func audibleGroup(cache: TempFolder) throws -> (fixture: TreeFixture, audible: Attributes, names: KeptListing) {
         let fixture = try TreeFixture(files: ["movie-1080p.mkv"], settings: TracksFolderTests.settings(cache: cache))
         let audible = try fixture.lookup("movie-1080p.mkv/tracks/audible")
-        #expect(fixture.numbered.listingAtOnce(audible.inode) == nil, "reading the listing facts is left to a worker")
+        #expect(fixture.numbered.listingAtOnce(audible.inode) != nil, "the listing facts came with the record")
         return (fixture, audible, try fixture.numbered.keptListing(audible.inode))
     }
 
@@ -157,8 +157,9 @@ import TestSupport
         _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
         let folder = try #require(try fixture.numbered.node(audible.inode) as? any MediaSubfolder)
         #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
-        fixture.tree.writeListingFacts()
+        fixture.tree.flushCaches()
         #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
-        #expect(fixture.tree.factsToWrite.withLock { $0.isEmpty }, "the sizes were known: nothing new to write")
+        _ = try fixture.numbered.list(audible.inode)
+        #expect(fixture.tree.probeDatabase?.waitingVersions == 0, "the sizes were known: nothing new to write")
     }
 }

@@ -123,28 +123,36 @@ final class CacheFolderFixture {
         let database = try CacheDatabase(directory: folder.path, logger: log.logger)
         let probes = ProbeDatabase(database: database)
         probes.store(.info(Self.info(duration: 12.5)), for: Self.identity)
-        probes.store(["info.json": 1806], kind: "listing-test", for: Self.identity)
+        probes.store(listing: Self.listing(infoBytes: 1806), kind: "listing-test", for: Self.identity)
         probes.flush()
-        for (from, to) in [("12.5", "12.6"), ("1806", "1807")] {
+        for (column, from, to) in [("probe", "12.5", "12.6"), ("listing", "1806", "1807")] {
             try database.pool.write { db in
-                try db.execute(sql: "UPDATE probe SET info = CAST(replace(CAST(info AS TEXT), ?, ?) AS BLOB)", arguments: [from, to])
+                try db.execute(sql: "UPDATE version SET \(column) = CAST(replace(CAST(\(column) AS TEXT), ?, ?) AS BLOB)",
+                               arguments: [from, to])
             }
         }
         #expect(try database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") } == "ok")
         for _ in 0..<3 {
             #expect(probes.kept(Self.identity) == nil)
-            #expect(probes.value([String: Int].self, kind: "listing-test", for: Self.identity) == nil)
+            #expect(probes.stored(Self.identity, listingKind: "listing-test").listing == nil)
         }
         let warnings = log.recorded.filter { $0.contains("probe database is damaged") }
         #expect(warnings.count == 2, "once per row: \(warnings)")
         #expect(warnings.allSatisfy { $0.hasPrefix("warning") && $0.contains("inode \(Self.identity.inode)") }, "\(warnings)")
-        #expect(try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM probe") } == 0, "removed")
+        #expect(try database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM version WHERE probe IS NOT NULL OR listing IS NOT NULL")
+        } == 0, "removed")
         probes.store(.info(Self.info(duration: 12.5)), for: Self.identity)
-        probes.store(["info.json": 1806], kind: "listing-test", for: Self.identity)
+        probes.store(listing: Self.listing(infoBytes: 1806), kind: "listing-test", for: Self.identity)
         probes.flush()
         let reopened = ProbeDatabase(database: try folder.database())
         #expect(reopened.kept(Self.identity) == .info(Self.info(duration: 12.5)))
-        #expect(reopened.value([String: Int].self, kind: "listing-test", for: Self.identity) == ["info.json": 1806])
+        #expect(reopened.stored(Self.identity, listingKind: "listing-test").listing?.documents == ["info.json": 1806])
+    }
+
+    /// Listing facts holding one document's length.
+    private static func listing(infoBytes: Int) -> ListingFacts {
+        ListingFacts(ListingFacts.Stored(documents: ["info.json": infoBytes]))
     }
 
     @Test func anUnwritableFolderIsRefused() throws {

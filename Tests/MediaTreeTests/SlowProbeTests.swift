@@ -109,6 +109,47 @@ import TestSupport
         #expect(listing.entries.contains { $0.name == "info.json" })
     }
 
+    /// Requests that meet a probe under way on another thread (a lookup, the attributes, the
+    /// listing of the same media folder) do not wait for it: each call returns at once without an
+    /// answer, and each is answered, from the one probe, once it is done (`MediaTree.resuming`).
+    @Test func requestsMeetingAProbeUnderWayAreAnsweredWhenItIsDone() throws {
+        let media = StallingService(stalling: "a-stalled-")
+        media.release()
+        let (source, tree, numbered, number) = try listedFilm("a-stalled-film.webm", media: media)
+        defer {
+            tree.close()
+            try? FileManager.default.removeItem(at: source)
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
+                                              ofItemAtPath: source.appendingPathComponent("a-stalled-film.webm").path)
+        media.stallAgain()
+        let first = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {  // its probe stalls on this thread
+            numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm") { _ in first.signal() }
+        }
+        #expect(media.waitUntil(seconds: 60) { $0.stalled == 1 }, "\(media.progress)")
+
+        let answers = Mutex<[String]>([])
+        let answered = DispatchSemaphore(value: 0)
+        @Sendable func note(_ what: String, _ success: Bool) {
+            answers.withLock { $0.append(success ? what : "\(what) failed") }
+            answered.signal()
+        }
+        let asked = timed(within: 20) { () -> Bool in
+            numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm") { note("lookup", (try? $0.get()) != nil) }
+            numbered.attributes(of: number) { note("attributes", (try? $0.get()) != nil) }
+            numbered.listing(of: number) { note("listing", (try? $0.get()) != nil) }
+            return true
+        }
+        #expect(asked.value == true, "the calls return without waiting for the probe")
+        #expect(answers.withLock { $0 }.isEmpty, "nothing answered before the probe is done")
+        media.release()
+        #expect(first.wait(timeout: .now() + 60) == .success)
+        for _ in 0..<3 { #expect(answered.wait(timeout: .now() + 60) == .success) }
+        #expect(answers.withLock { $0 }.sorted() == ["attributes", "listing", "lookup"])
+        #expect(media.progress.stalled == 1, "one probe for all")
+    }
+
     /// The same for a media file being written (modified just now, and again and again): the
     /// thread does not wait for it to settle.
     @Test func opendirDoesNotWaitForAFileBeingWrittenToSettle() throws {

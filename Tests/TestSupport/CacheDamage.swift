@@ -74,11 +74,12 @@ public enum CacheDamage: String, CaseIterable, Sendable {
         with open(path, "wb") as f: f.write(content)
 
     db = sqlite3.connect(os.path.join(folder, "probes.sqlite"))
-    key = "device, inode, size, mtime_ns, fingerprint"
-    rows = db.execute(f"SELECT {key}, info FROM probe WHERE info IS NOT NULL ORDER BY fingerprint, inode").fetchall()
+    key = "device, inode, size, mtime_ns"
+    rows = [(column,) + row for column in ("probe", "chapters", "listing")
+            for row in db.execute(f"SELECT {key}, {column} FROM version WHERE {column} IS NOT NULL ORDER BY inode").fetchall()]
     for row, value in zip(rows, damaged([bytes(row[-1]) for row in rows])):
-        db.execute("UPDATE probe SET info = ? WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? "
-                   "AND fingerprint = ?", (value,) + tuple(row[:-1]))
+        db.execute(f"UPDATE version SET {row[0]} = ? WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ?",
+                   (value,) + tuple(row[1:-1]))
     if "swapped" in kinds:
         names = db.execute("SELECT key, name FROM file WHERE kind = 'file' ORDER BY key").fetchall()
         for (k1, n1), (k2, n2) in zip(names[0::2], names[1::2]):

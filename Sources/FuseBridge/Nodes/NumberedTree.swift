@@ -56,7 +56,7 @@ public final class NumberedTree: Sendable {
     /// generation of its number (`InodeGeneration`).
     /// Errors: those of `MediaTree.lookup`.
     public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<(attributes: Attributes, generation: UInt64)>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             let folder = try node(parent)
             tree.lookup(name, in: folder) { [self] result in
                 reply(result.map { child, attributes in
@@ -66,14 +66,12 @@ public final class NumberedTree: Sendable {
                     return (numbered, InodeGeneration.of(number: numbered.inode, keyHash: child.key.stableHash))
                 })
             }
-        } catch {
-            reply(.failure(error))
         }
     }
 
     /// The attributes of the node numbered `number` (`MediaTree.attributes(of:reply:)`).
     public func attributes(of number: UInt64, reply: @escaping Reply<Attributes>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             tree.attributes(of: try node(number)) { result in
                 reply(result.map { attributes in
                     var numbered = attributes
@@ -81,8 +79,6 @@ public final class NumberedTree: Sendable {
                     return numbered
                 })
             }
-        } catch {
-            reply(.failure(error))
         }
     }
 
@@ -110,11 +106,9 @@ public final class NumberedTree: Sendable {
 
     /// The listing of the folder numbered `number`, made now (it may read the disk or probe).
     public func listing(of number: UInt64, reply: @escaping Reply<KeptListing>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             let folder = try node(number)
             tree.list(folder) { [self] result in reply(result.map { kept($0, of: folder, number: number) }) }
-        } catch {
-            reply(.failure(error))
         }
     }
 
@@ -138,34 +132,28 @@ public final class NumberedTree: Sendable {
     /// Opens the file numbered `number` (`MediaTree.open`), and whether the kernel may keep the pages
     /// it cached at its previous open (the same version of the source).
     public func open(_ number: UInt64, reply: @escaping Reply<(content: any FileContent, keepsCache: Bool)>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             tree.open(try node(number, hold: true)) { [table] result in
                 reply(result.map { ($0, table.open(number, at: $0.version)) })
             }
-        } catch {
-            reply(.failure(error))
         }
     }
 
     /// The names of the extended attributes of the node numbered `number`.
     public func extendedAttributeNames(of number: UInt64, reply: @escaping Reply<[String]>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             tree.extendedAttributeNames(of: try node(number), reply: reply)
-        } catch {
-            reply(.failure(error))
         }
     }
 
     /// The extended attribute `name` of the node numbered `number`; the root's statistics with the
     /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table.
     public func extendedAttribute(_ name: String, of number: UInt64, reply: @escaping Reply<[UInt8]>) {
-        do {
+        tree.resuming(reply) { [self] reply in
             tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table] in
                 let counts = table.counts
                 return [("inodes", counts.numbers), ("listings_kept", counts.listings)]
             }, reply: reply)
-        } catch {
-            reply(.failure(error))
         }
     }
 

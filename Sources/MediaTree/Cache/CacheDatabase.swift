@@ -15,7 +15,7 @@ import Synchronization
 /// there; a rollback journal takes the file system's locks, which NFS and SMB carry to the server.
 public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
-    static let schemaVersion = 3
+    static let schemaVersion = 4
     static let fileName = "probes.sqlite"
     /// What mediafs keeps in the cache folder: the database, the files SQLite makes beside it, and
     /// the disk cache's folders.
@@ -91,14 +91,9 @@ public final class CacheDatabase: Sendable {
     private static func makeTables(_ db: Database) throws {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         guard version != schemaVersion else { return }
-        for table in ["probe", "file", "counter"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        for table in ["probe", "version", "file", "counter"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        try db.execute(sql: ProbeDatabase.tableSQL)
         try db.execute(sql: """
-            CREATE TABLE probe (
-                device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
-                mtime_ns INTEGER NOT NULL, fingerprint TEXT NOT NULL,
-                info BLOB, failure BLOB, stored_at INTEGER NOT NULL, checksum INTEGER NOT NULL,
-                PRIMARY KEY (device, inode, size, mtime_ns, fingerprint)
-            ) WITHOUT ROWID;
             CREATE TABLE file (
                 key TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL,
                 last_use INTEGER NOT NULL, checksum INTEGER NOT NULL, meta TEXT,

@@ -6,8 +6,9 @@ import Synchronization
 /// images are made, the sizes of its track files. With them a remount lists a library it listed
 /// before without rendering a document or opening a media file (`MediaTree.listingFacts(of:)`).
 ///
-/// Kept per version and per the settings listings depend on (`ListingFacts.kind`): a changed file
-/// or another `--image-format` is a miss, as a changed file is for its probe.
+/// Kept per version (in its record, `VersionFacts.listing`) and per the settings listings depend
+/// on (`ListingFacts.kind`): a changed file or another `--image-format` is a miss, as a changed
+/// file is for its probe.
 final class ListingFacts: Sendable {
     /// As kept in the database (JSON).
     struct Stored: Codable, Sendable, Equatable {
@@ -26,8 +27,6 @@ final class ListingFacts: Sendable {
     }
 
     private let stored: Mutex<Stored>
-    /// Whether something was learnt since the facts were read or last written.
-    private let changed = Atomic<Bool>(false)
 
     init(_ stored: Stored = Stored()) {
         self.stored = Mutex(stored)
@@ -35,39 +34,29 @@ final class ListingFacts: Sendable {
 
     var snapshot: Stored { stored.withLock { $0 } }
 
-    /// Takes note that the facts were written; whether there was anything to write.
-    func takeChange() -> Bool { changed.exchange(false, ordering: .relaxed) }
-
-    /// Updates the facts with what `learn` adds; a change marks them to be written.
-    /// - Returns: whether it changed them.
+    /// Updates the facts with what `learn` adds.
+    /// - Returns: whether it changed them (then they are to be written).
     @discardableResult
     func learn(_ learn: (inout Stored) -> Void) -> Bool {
-        let isNew = stored.withLock { facts -> Bool in
+        stored.withLock { facts -> Bool in
             let before = facts
             learn(&facts)
             return facts != before
         }
-        if isNew { changed.store(true, ordering: .relaxed) }
-        return isNew
     }
 
     /// The key of a chapter's artwork plan in `Stored.chapterArtwork`.
     static func artworkKey(chapter index: Int, format: ImageFormat) -> String { "\(index) \(format.rawValue)" }
 
-    /// The kind of row they are kept under in the probe database: one per setting that changes a
-    /// listing, and a revision of what is recorded (raise it when a length or a plan comes to be
-    /// worked out otherwise: the JPEG budget, a document's text).
+    /// The kind they are kept under in the probe database: the settings that change a listed size
+    /// (`TreeSettings.listedSizes`, declared beside the settings), and a revision of what is
+    /// recorded (raise a kind's when a length or a plan comes to be worked out otherwise: the JPEG
+    /// budget, a document's text).
     static func kind(for settings: TreeSettings) -> String {
         let hash = StableHasher.hash { hasher in
-            hasher.add(settings.imageFormat.rawValue)
-            hasher.add(settings.preferredLanguages.joined(separator: ","))
-            hasher.add(String(describing: settings.thumbs.box))
-            hasher.add(settings.storyboard.interval)
-            hasher.add(settings.storyboard.grid.columns)
-            hasher.add(settings.storyboard.grid.rows)
-            hasher.add(settings.storyboard.width)
+            StableHashEncoder.write(settings.listedSizes, into: &hasher)
             for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets, .sidecarSets] { hasher.add(kind.revision) }
         }
-        return "listing-2-" + String(hash, radix: 16)
+        return "listing-3-" + String(hash, radix: 16)
     }
 }

@@ -19,9 +19,9 @@ extension MediaTree {
         }
     }
 
-    /// Writes what the caches hold in memory only (their counters). Call before the process ends.
+    /// Writes what the caches hold in memory only (facts waiting for their batch, the counters).
+    /// Call before the process ends.
     public func flushCaches() {
-        writeListingFacts()
         probeDatabase?.flush()
         probeDatabase?.database.flush()
     }

@@ -50,6 +50,6 @@ final class ChapterDocumentFile: RenderedFile, VersionNode {
 
     /// The JSON document without its name, once per version; nil where it cannot be split.
     private func nameless(in tree: MediaTree) throws -> NamelessDocument? {
-        try tree.namelessChapterDocuments.value(for: version.identity) { NamelessDocument(try json(in: tree)) }
+        try version.facts.namelessChapters.value { NamelessDocument(try json(in: tree)) }
     }
 }

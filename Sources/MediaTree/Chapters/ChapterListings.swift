@@ -3,30 +3,24 @@ import SystemPackage
 
 /// The chapter list, read once per version of a file, named for the reader's languages.
 extension MediaTree {
-    /// The probe database's kind (and fingerprint) of kept chapter lists.
-    static let chapterListKind = "chapters-1"
-
-    /// The chapter listing of `version`, or nil when its default edition lists no chapter (or its
-    /// chapters cannot be read for good: damaged; logged once per version of the file). The
-    /// chapters are read on the first call for a version of the file, when the media folder itself
-    /// is listed or looked into; never to list the folder that holds the file. A list kept in the
-    /// probe database by an earlier mount is used instead of reading the file.
+    /// The chapter listing of `version` (its record's `chapters`), or nil when its default edition
+    /// lists no chapter (or its chapters cannot be read for good: damaged; logged once per version
+    /// of the file). The chapters are read on the first call for a version of the file, when the
+    /// media folder itself is listed or looked into; never to list the folder that holds the file.
+    /// A list kept in the probe database by an earlier mount came with the probe instead.
     /// - Throws: `TreeError.media` where reading the file failed in a way that may pass (a failing
     ///   disk): nothing is kept, and the media folder's listing fails rather than show it without
-    ///   its chapters.
+    ///   its chapters; `Pending` where another thread reads them.
     func chapterListing(of version: MediaVersion) throws -> ChapterListing? {
         let shownAs = version.shownAs
         let preferred = settings.preferredLanguages
         let identity = version.identity
-        return try chapterListings.value(for: identity) { [media, statistics, logger, probeDatabase] in
-            // Kept across mounts with the probes, so a remount lists chapters/ without opening the file.
-            if let kept = probeDatabase?.value(ChapterList.self, kind: Self.chapterListKind, for: identity) {
-                return ChapterListing(list: kept, preferred: preferred)
-            }
+        return try version.facts.chapters.value { [media, statistics, logger, probeDatabase] in
             TreeStatistics.count(statistics.chapterListsRead)
             do {
                 let list = try media.chapters(path: shownAs.filePath, size: identity.size)
-                probeDatabase?.store(list, kind: Self.chapterListKind, for: identity)
+                // Kept with the probe, so a remount lists chapters/ without opening the file.
+                probeDatabase?.store(chapters: list, for: identity)
                 return ChapterListing(list: list, preferred: preferred)
             } catch let failure as MediaError where failure.mayPass {
                 throw TreeError.media(path: "\(shownAs)", failure: failure)

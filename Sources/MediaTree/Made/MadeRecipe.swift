@@ -1,4 +1,3 @@
-import Foundation
 import MediaKit
 
 /// What one made thing is made from besides its source version: equal recipes of one version
@@ -35,16 +34,9 @@ extension MediaRecipe {
 }
 
 extension MadeRecipe where Self: Encodable {
-    /// The recipe as JSON with sorted keys: every stored field, by name, so a field added to a
-    /// recipe (or to a MediaKit request it holds) is part of the key without anyone listing it.
+    /// Every stored field, by name (`StableHashEncoder`), so a field added to a recipe (or to a
+    /// MediaKit request it holds) is part of the key without anyone listing it.
     func write(to hasher: inout StableHasher) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding fails only for a number JSON cannot hold (NaN, infinity): then its description.
-        if let json = try? encoder.encode(self) {
-            hasher.add(json)
-        } else {
-            hasher.add(String(describing: self))
-        }
+        StableHashEncoder.write(self, into: &hasher)
     }
 }

@@ -13,7 +13,7 @@ extension MediaTree {
         let size = recipe.size
         let key = MadeKey(recipe, of: version.identity, size: size, keptOnDisk: recipe.keptOnDisk)
         let (file, media) = (version.file, media)
-        pictures.request(key, make: {
+        made.request(key, make: {
             do {
                 let made = try recipe.make(from: file, media: media)
                 guard made.bytes.count == size else {
@@ -34,23 +34,23 @@ extension MediaTree {
     /// than wait (`AtOnce`): it may rest on a stand-in.
     func rendered(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> [UInt8] {
         let key = MadeKey(recipe, of: version.identity)
-        if let kept = pictures.fromMemory(key) { return kept.bytes }
+        if let kept = made.fromMemory(key) { return kept.bytes }
         let bytes = try counted(recipe, render)
         guard !AtOnce.hasGivenUp else { return bytes }
-        pictures.keep(MadeBytes(bytes: bytes), for: key)
-        documentSizes.insert(bytes.count, cost: 1, for: key.stableHash)
+        made.keep(MadeBytes(bytes: bytes), for: key)
+        version.facts.noteDocumentSize(bytes.count, of: recipe)
         return bytes
     }
 
-    /// The length of a document of `version`: kept for many more documents than their bytes (a
-    /// library of 10,000 films lists 50,000), and a document is rendered for its size only the
-    /// first time it is listed; its bytes are kept only once it is read. Kept as `rendered` is.
+    /// The length of a document of `version`, kept in the version's record: for as many documents
+    /// as there are records, many more than their bytes (a library of 10,000 films lists 50,000),
+    /// so a document is rendered for its size only the first time it is listed; its bytes are
+    /// kept only once it is read. Kept as `rendered` is.
     func renderedSize(_ recipe: DocumentRecipe, of version: MediaVersion, render: () throws -> [UInt8]) throws -> Int {
-        let key = MadeKey(recipe, of: version.identity)
-        if let size = documentSizes.value(for: key.stableHash) { return size }
-        if let kept = pictures.fromMemory(key) { return kept.bytes.count }
+        if let size = version.facts.documentSize(recipe) { return size }
+        if let kept = made.fromMemory(MadeKey(recipe, of: version.identity)) { return kept.bytes.count }
         let size = try counted(recipe, render).count
-        if !AtOnce.hasGivenUp { documentSizes.insert(size, cost: 1, for: key.stableHash) }
+        if !AtOnce.hasGivenUp { version.facts.noteDocumentSize(size, of: recipe) }
         return size
     }
 

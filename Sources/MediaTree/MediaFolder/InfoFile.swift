@@ -35,6 +35,6 @@ final class InfoFile: RenderedFile, MediaFolderEntry, VersionNode {
     }
 
     private func template(in tree: MediaTree) throws -> InfoDocument.Template {
-        try tree.infoTemplates.value(for: version.identity) { InfoDocument.template(version.info) }
+        version.facts.infoTemplate.value { InfoDocument.template(version.info) }
     }
 }

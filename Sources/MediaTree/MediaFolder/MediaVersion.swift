@@ -1,14 +1,14 @@
 import MediaKit
 import SystemPackage
 
-/// One version of a media file: its stat and its probe, the state every entry of its media folder
-/// is made from. A node resolved from a version carries it, so a request reads the probe once; a
-/// changed source is another version (`MediaTree.currentVersion(of:)`), a `chmod` or `chown` too
-/// (with the same probe).
+/// One version of a media file: its stat and everything learnt of its bytes (`VersionFacts`: its
+/// probe first), the state every entry of its media folder is made from. A node resolved from a
+/// version carries it, so a request finds the version's record once; a changed source is another
+/// version (`MediaTree.currentVersion(of:)`), a `chmod` or `chown` too (with the same record).
 final class MediaVersion: Sendable {
     let path: SourcePath
     let stat: SourceStat
-    let info: MediaInfo
+    let facts: VersionFacts
     /// The absolute path, for the media layer and for log lines.
     let shownAs: AbsolutePath
 
@@ -19,10 +19,10 @@ final class MediaVersion: Sendable {
     /// made file of the version (a listing's dozens of thumbnails) keys by it.
     let stamp: UInt64
 
-    init(path: SourcePath, stat: SourceStat, info: MediaInfo, shownAs: AbsolutePath) {
+    init(path: SourcePath, stat: SourceStat, facts: VersionFacts, shownAs: AbsolutePath) {
         self.path = path
         self.stat = stat
-        self.info = info
+        self.facts = facts
         self.shownAs = shownAs
         let identity = stat.identity
         stamp = StableHasher.hash { hasher in
@@ -36,6 +36,9 @@ final class MediaVersion: Sendable {
     }
 
     var identity: FileIdentity { stat.identity }
+
+    /// The probe.
+    var info: MediaInfo { facts.info }
 
     /// The media file of this version, as the media layer takes it.
     var file: MediaFile {

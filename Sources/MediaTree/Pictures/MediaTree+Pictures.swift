@@ -27,19 +27,15 @@ extension MediaTree {
     /// - Throws: `TreeError.media` where reading the artwork failed in a way that may pass: neither
     ///   the plan nor the listing facts keep a stand-in for artwork that is there.
     func chapterImagePlan(of version: MediaVersion, entry: ChapterListing.Entry, format: ImageFormat) throws -> ImagePlan? {
-        let key = PlanKey(identity: version.identity, chapter: entry.index, format: format)
-        return try imagePlans.value(for: key) {
+        guard entry.chapter.artwork != nil else { return framePlan(of: version, entry: entry, format: format) }
+        let artwork = try version.facts.artwork(chapter: entry.index, format: format).value {
             let fact = ListingFacts.artworkKey(chapter: entry.index, format: format)
-            if entry.chapter.artwork != nil, let known = listingFacts(of: version).snapshot.chapterArtwork[fact] {
-                return known ?? framePlan(of: version, entry: entry, format: format)
-            }
-            if entry.chapter.artwork != nil {
-                let artwork = try artworkPlan(of: version, entry: entry, format: format)
-                learn(of: version) { $0.chapterArtwork[fact] = .some(artwork) }
-                if let artwork { return artwork }
-            }
-            return framePlan(of: version, entry: entry, format: format)
+            if let known = listingFacts(of: version).snapshot.chapterArtwork[fact] { return known }
+            let artwork = try artworkPlan(of: version, entry: entry, format: format)
+            learn(of: version) { $0.chapterArtwork[fact] = .some(artwork) }
+            return artwork
         }
+        return artwork ?? framePlan(of: version, entry: entry, format: format)
     }
 
     /// How the chapter's own artwork is made in `format`: as stored when in `format`, else

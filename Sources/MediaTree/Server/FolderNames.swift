@@ -57,7 +57,7 @@ extension MediaTree {
     /// when it changed); nil where it is not a folder or cannot be read.
     func folderNames(of path: SourcePath) -> FolderNames? {
         guard let stat = sourceStat(path), stat.isDirectory else { return nil }
-        if let kept = serverCaches.folderNames.value(for: path), kept.stat == stat { return kept }
+        if let kept = serverFolderNames.value(for: path), kept.stat == stat { return kept }
         guard let names = try? DirectoryReader.names(of: absolute(path)) else { return nil }
         return keepFolderNames(FolderNames(stat: stat, names: names), of: path)
     }
@@ -65,7 +65,7 @@ extension MediaTree {
     /// Keeps `names` as the names of the folder at `path`.
     @discardableResult
     func keepFolderNames(_ names: FolderNames, of path: SourcePath) -> FolderNames {
-        serverCaches.folderNames.insert(names, cost: names.all.count + 1, for: path)
+        serverFolderNames.insert(names, cost: names.all.count + 1, for: path)
         return names
     }
 }

@@ -42,11 +42,12 @@ extension MediaTree {
     /// The film at `path` in the folder `folder` in the server layout, or nil where there is none: not
     /// a regular file with a media extension, empty, not media, or without a moving video. Probes
     /// it (once per version), after it has settled (`settledStat`).
-    func serverFilm(at path: SourcePath, folder: NodeKey) -> ServerFilm? {
+    /// - Throws: `Pending` where another thread probes it; `AtOnce.GaveUp`.
+    func serverFilm(at path: SourcePath, folder: NodeKey) throws -> ServerFilm? {
         guard MediaNames.isCandidate(path.lastName), let stat = sourceStat(path), stat.isRegular,
               let settled = settledStat(path, first: stat), settled.isRegular, settled.identity.size > 0,
-              let info = try? probe(path, stat: settled) else { return nil }
-        return ServerFilm(version: MediaVersion(path: path, stat: settled, info: info, shownAs: absolute(path)), folder: folder)
+              let facts = try facts(at: path, stat: settled) else { return nil }
+        return ServerFilm(version: MediaVersion(path: path, stat: settled, facts: facts, shownAs: absolute(path)), folder: folder)
     }
 }
 

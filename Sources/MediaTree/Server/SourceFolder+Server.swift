@@ -10,18 +10,21 @@ import MediaKit
 extension SourceFolder {
     /// The entries beside the films of this folder, whose names are `names` (all of them, sorted).
     /// Probes the films not probed yet, several at a time; makes nothing.
-    func serverEntries(names: [Name], in tree: MediaTree) -> [DirectoryEntry] {
+    /// - Throws: `Pending` where another thread probes one of them; `AtOnce.GaveUp`.
+    func serverEntries(names: [Name], in tree: MediaTree) throws -> [DirectoryEntry] {
         let candidates = names.filter(MediaNames.isCandidate)
         let found = ParallelResults<[any ServerEntry]>(count: candidates.count, repeating: [])
+        let waiting = FirstError()
         DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
-            guard let film = tree.serverFilm(at: path.appending(candidates[i]), folder: key) else { return }
+            guard let film = waiting.catching({ try tree.serverFilm(at: path.appending(candidates[i]), folder: key) }) else { return }
             found.set(i, to: ServerEntries.listed(beside: film, tree: tree))
         }
+        try waiting.rethrow()
         var taken = Set(names)
         var entries: [DirectoryEntry] = []
         for entry in found.all.joined() {
             guard let name = entry.placement?.name, taken.insert(name).inserted,
-                  let listed = try? entry.listedEntry(in: tree) else { continue }
+                  let listed = try Pending.nilWhereFailing({ try entry.listedEntry(in: tree) }) else { continue }
             entries.append(listed)
         }
         return entries
@@ -30,12 +33,13 @@ extension SourceFolder {
     /// The entry beside a film of this folder called `name` (not a source entry's name): probes
     /// only the films whose base name `name` starts with (`FolderNames.films(beside:)`). None for a
     /// name longer than a name may be, which is not listed either (`ServerEntries.listed`).
-    func serverEntry(named name: Name, in tree: MediaTree) -> (any TreeNode)? {
+    /// - Throws: `Pending` where another thread probes a film it needs; `AtOnce.GaveUp`.
+    func serverEntry(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         guard name.bytes.count <= Name.maximumBytes, let names = tree.folderNames(of: path), !names.all.contains(name) else {
             return nil
         }
         for file in names.films(beside: name) {
-            guard let film = tree.serverFilm(at: path.appending(file), folder: key) else { continue }
+            guard let film = try tree.serverFilm(at: path.appending(file), folder: key) else { continue }
             for kind in ServerEntries.kinds {
                 if let found = kind.resolve(name, beside: film, tree: tree) { return found }
             }

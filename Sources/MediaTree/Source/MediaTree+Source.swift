@@ -4,12 +4,6 @@ import SystemPackage
 
 /// The source as the tree sees it: stats, probes, and which node a source entry is.
 extension MediaTree {
-    /// Whether a probe failure is one the same bytes give again (kept); a timeout, an I/O error or
-    /// a file changing under the probe is tried again at the next request.
-    static let isLastingProbeFailure: @Sendable (Error) -> Bool = { error in
-        (error as? MediaError).map(ProbeDatabase.isLasting) ?? false
-    }
-
     /// The stat of the source entry at `path`, or nil where there is nothing to show.
     func sourceStat(_ path: SourcePath) -> SourceStat? {
         SourceStat.read(absolute(path), root: resolvedRoot)
@@ -24,7 +18,8 @@ extension MediaTree {
     /// in the folder `parent` as `path.lastName`; nil where there is nothing to show. Probes a
     /// media-named file (once per version), after it has settled (`settledStat`); in the server
     /// layout every file is a plain file (its entries beside it probe it: `serverFilm`).
-    func sourceNode(at path: SourcePath, parent: NodeKey) -> (any TreeNode)? {
+    /// - Throws: `Pending` where another thread probes the file; `AtOnce.GaveUp`.
+    func sourceNode(at path: SourcePath, parent: NodeKey) throws -> (any TreeNode)? {
         let placement = Placement(parent: parent, name: path.lastName)
         guard let stat = sourceStat(path) else { return nil }
         if stat.isDirectory { return SourceFolder(path: path, placement: placement) }
@@ -34,7 +29,7 @@ extension MediaTree {
         }
         guard let settled = settledStat(path, first: stat) else { return nil }
         if settled.isDirectory { return SourceFolder(path: path, placement: placement) }
-        if settled.identity.size > 0, let version = mediaVersion(at: path, stat: settled) {
+        if settled.identity.size > 0, let version = try mediaVersion(at: path, stat: settled) {
             return MediaFolder(version: version, placement: placement)
         }
         return PlainFile(path: path, stat: settled, placement: placement)
@@ -42,62 +37,76 @@ extension MediaTree {
 
     /// The version of the media file at `path` with `stat`, or nil where it is not shown as media
     /// (it cannot be probed, or holds nothing to browse).
-    func mediaVersion(at path: SourcePath, stat: SourceStat) -> MediaVersion? {
-        guard let info = try? probe(path, stat: stat), info.isBrowsable else { return nil }
-        return MediaVersion(path: path, stat: stat, info: info, shownAs: absolute(path))
+    /// - Throws: `Pending`, `AtOnce.GaveUp` (`facts(at:stat:)`).
+    func mediaVersion(at path: SourcePath, stat: SourceStat) throws -> MediaVersion? {
+        guard let facts = try facts(at: path, stat: stat), facts.info.isBrowsable else { return nil }
+        return MediaVersion(path: path, stat: stat, facts: facts, shownAs: absolute(path))
     }
 
     /// The version of a media file as the source is now: `known` itself when it has not changed,
-    /// a new version with the same probe when only its owner, group or mode did, else the new
+    /// a new version with the same record when only its owner, group or mode did, else the new
     /// version (probed).
-    /// - Throws: `TreeError.notFound` where the file is gone or no longer shown as media.
+    /// - Throws: `TreeError.notFound` where the file is gone or no longer shown as media; `Pending`,
+    ///   `AtOnce.GaveUp`.
     func currentVersion(of known: MediaVersion) throws -> MediaVersion {
         guard let stat = sourceStat(known.path) else { throw TreeError.notFound }
         if stat.isSameVersion(as: known.stat) { return known }
         if stat.identity == known.identity {
-            return MediaVersion(path: known.path, stat: stat, info: known.info, shownAs: known.shownAs)
+            return MediaVersion(path: known.path, stat: stat, facts: known.facts, shownAs: known.shownAs)
         }
         guard !stat.isDirectory, let settled = settledStat(known.path, first: stat), !settled.isDirectory,
-              settled.identity.size > 0, let version = mediaVersion(at: known.path, stat: settled) else { throw TreeError.notFound }
+              settled.identity.size > 0, let version = try mediaVersion(at: known.path, stat: settled) else { throw TreeError.notFound }
         return version
     }
 
-    /// The probe of a source file, made once per version of the file (kept across mounts in the
-    /// probe database). A failure of the moment is not kept, nor one while the file changed under
-    /// the probe (it is being written): the next request probes again.
-    func probe(_ path: SourcePath, stat: SourceStat) throws -> MediaInfo {
-        let shownAs = absolute(path)
+    /// The record of the version of the source file at `path` with `stat` (`VersionFacts`): kept
+    /// in memory, else read from the probe database, else made by probing the file; once per
+    /// version, however many ask. Nil where the file cannot be probed (logged): a failure the same
+    /// bytes give again is kept (in memory and the database), one that may pass (a timeout, a read
+    /// that failed, a file changing under the probe) is tried again at the next request.
+    /// - Throws: `Pending` where another thread is making the record; `AtOnce.GaveUp`.
+    func facts(at path: SourcePath, stat: SourceStat) throws -> VersionFacts? {
         TreeStatistics.count(statistics.probeFetches)
-        return try probes.value(for: stat.identity) {
-            let kept = probeDatabase?.kept(stat.identity, with: [Self.chapterListKind, listingFactsKind])
-            switch kept?.kept {
-            case .info(let info):
-                TreeStatistics.count(statistics.probesFromDatabase)
-                seedListing(of: stat.identity, from: kept?.values ?? [:])
-                return info
-            case .failure(let failure):
-                TreeStatistics.count(statistics.probesFromDatabase)
-                logger.debug("shown as a plain file: cannot probe \(shownAs) (kept): \(failure)")
-                throw failure
-            case nil:
-                break
+        return try Pending.nilWhereFailing { try records.record(of: stat.identity) { try makeRecord(path, stat: stat) } }
+    }
+
+    /// The record of the file at `path` with `stat`: from the probe database (with the chapters and
+    /// listing facts kept with its probe), else probed now; and what it costs in memory.
+    private func makeRecord(_ path: SourcePath, stat: SourceStat) throws -> (probed: VersionRecords.Probed, bytes: Int) {
+        let shownAs = absolute(path)
+        let identity = stat.identity
+        let stored = probeDatabase?.stored(identity, listingKind: listingFactsKind) ?? ProbeDatabase.Stored()
+        func record(_ info: MediaInfo) -> (probed: VersionRecords.Probed, bytes: Int) {
+            let chapters = stored.chapters.map { ChapterListing(list: $0, preferred: settings.preferredLanguages) }
+            let facts = VersionFacts(identity: identity, info: info, listing: ListingFacts(stored.listing ?? .init()),
+                                     chapters: chapters)
+            return (.success(facts), VersionFacts.estimatedBytes(info: info, storedBytes: stored.probeBytes))
+        }
+        switch stored.probe {
+        case .info(let info):
+            TreeStatistics.count(statistics.probesFromDatabase)
+            return record(info)
+        case .failure(let failure):
+            TreeStatistics.count(statistics.probesFromDatabase)
+            logger.debug("shown as a plain file: cannot probe \(shownAs) (kept): \(failure)")
+            return (.failure(failure), VersionRecords.placeholderBytes)
+        case nil:
+            break
+        }
+        do {
+            TreeStatistics.count(statistics.probes)
+            let info = try media.probe(path: shownAs.filePath, size: identity.size)
+            probeDatabase?.store(.info(info), for: identity)
+            return record(info)
+        } catch {
+            if sourceStat(path)?.identity != identity {
+                logger.info("\(shownAs) changed while it was probed: probed again at the next request")
+                throw MediaError.sourceChanged(reason: "while it was probed")
             }
-            do {
-                TreeStatistics.count(statistics.probes)
-                let info = try media.probe(path: shownAs.filePath, size: stat.identity.size)
-                probeDatabase?.store(.info(info), for: stat.identity)
-                return info
-            } catch {
-                if sourceStat(path)?.identity != stat.identity {
-                    logger.info("\(shownAs) changed while it was probed: probed again at the next request")
-                    throw MediaError.sourceChanged(reason: "while it was probed")
-                }
-                logger.notice("shown as a plain file: cannot probe \(shownAs): \(error)")
-                if let failure = error as? MediaError, ProbeDatabase.isLasting(failure) {
-                    probeDatabase?.store(.failure(failure), for: stat.identity)
-                }
-                throw error
-            }
+            logger.notice("shown as a plain file: cannot probe \(shownAs): \(error)")
+            guard let failure = error as? MediaError, ProbeDatabase.isLasting(failure) else { throw error }
+            probeDatabase?.store(.failure(failure), for: identity)
+            return (.failure(failure), VersionRecords.placeholderBytes)
         }
     }
 

@@ -28,7 +28,7 @@ final class PlainFile: FileNode, ImmediateAttributes {
     func current(in tree: MediaTree) throws -> any TreeNode {
         guard let now = tree.sourceStat(path) else { throw TreeError.notFound }
         if now.isSameVersion(as: stat) { return self }
-        guard let placement, let node = tree.sourceNode(at: path, parent: placement.parent) as? PlainFile else {
+        guard let placement, let node = try tree.sourceNode(at: path, parent: placement.parent) as? PlainFile else {
             throw TreeError.notFound
         }
         guard node.key == key else { throw TreeError.stale }

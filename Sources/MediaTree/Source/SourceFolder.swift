@@ -26,9 +26,9 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
     }
 
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
-        let node = tree.sourceNode(at: path.appending(name), parent: key)
+        let node = try tree.sourceNode(at: path.appending(name), parent: key)
         guard node == nil, tree.settings.layout == .server else { return node }
-        return serverEntry(named: name, in: tree)
+        return try serverEntry(named: name, in: tree)
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] { try listing(in: tree).entries }
@@ -48,23 +48,27 @@ final class SourceFolder: FolderNode, ImmediateAttributes {
         } catch {
             throw TreeError.io(path: shownAs.description, reason: error.description)
         }
-        let own = sourceEntries(names: names, in: tree)
+        let own = try sourceEntries(names: names, in: tree)
         guard tree.settings.layout == .server else { return own }
         if let stat, stat.isDirectory { tree.keepFolderNames(FolderNames(stat: stat, names: names), of: path) }
-        return Listing(entries: (own.entries + serverEntries(names: names, in: tree)).sorted { $0.name < $1.name })
+        return Listing(entries: (own.entries + (try serverEntries(names: names, in: tree))).sorted { $0.name < $1.name })
     }
 
     /// The source's entries called `names`, each as the node it is, with the listings of media
     /// folders listed ahead.
-    private func sourceEntries(names: [Name], in tree: MediaTree) -> Listing {
+    /// - Throws: `Pending` where another thread probes one of them (the listing is made again once
+    ///   that is done); `AtOnce.GaveUp`.
+    private func sourceEntries(names: [Name], in tree: MediaTree) throws -> Listing {
         let listed = ParallelResults<(entry: DirectoryEntry, ahead: (key: NodeKey, listing: Listing)?)?>(count: names.count, repeating: nil)
+        let waiting = FirstError()
         EntryFanOut.forEach(names.count) { [names, path, key] i in
             // Folders, plain files and media folders: their attributes need no work but the probe.
-            guard let node = tree.sourceNode(at: path.appending(names[i]), parent: key) as? any ImmediateAttributes,
-                  let attributes = try? node.attributes(in: tree) else { return }
+            guard let node = waiting.catching({ try tree.sourceNode(at: path.appending(names[i]), parent: key) }) as? any ImmediateAttributes,
+                  let attributes = waiting.catching({ try Pending.nilWhereFailing { try node.attributes(in: tree) } }) else { return }
             let ahead = tree.listingAhead(of: node).map { (key: node.key, listing: $0) }
             listed.set(i, to: (DirectoryEntry(name: names[i], attributes: attributes, keyHash: node.key.stableHash), ahead))
         }
+        try waiting.rethrow()
         var listing = Listing(entries: [])
         for case let (entry, ahead)? in listed.all {
             if let ahead { listing.sublistings.append(Sublisting(index: listing.entries.count, key: ahead.key, listing: ahead.listing)) }

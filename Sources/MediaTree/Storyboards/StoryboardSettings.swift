@@ -1,5 +1,5 @@
 /// How `storyboard/` is made (`--storyboard-interval`, `--storyboard-grid`, `--storyboard-width`).
-public struct StoryboardSettings: Sendable {
+public struct StoryboardSettings: Sendable, Encodable {
     /// Seconds between frames (Jellyfin's 10).
     public var interval: Double = 10
     public var grid = Grid(columns: 10, rows: 10)

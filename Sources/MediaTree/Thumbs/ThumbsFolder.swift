@@ -34,7 +34,11 @@ final class ThumbsFolder: ImmediateListing, NamedSubfolder {
         var attributes = tree.madeFileAttributes(number: 0, stat: version.stat)
         attributes.size = Int64(ImageEncoder.encodedSize(format: format, width: size.width, height: size.height, source: source))
         let shape = ThumbnailListing.Shape(duration: duration, interval: tree.settings.thumbs.interval, format: format)
-        let names = (try? tree.thumbnailNames.value(for: shape) { ThumbnailListing.names(of: shape) }) ?? ThumbnailListing.names(of: shape)
+        let names = tree.thumbnailNames.value(for: shape) ?? {
+            let names = ThumbnailListing.names(of: shape)
+            tree.thumbnailNames.insert(names, cost: 1, for: shape)
+            return names
+        }()
         return ScannerMarker.entries(in: self, tree: tree) + names.map { name in
             let hash = family.hash(name: name, stamp: version.stamp)
             attributes.inode = NodeKey.number(forHash: hash)

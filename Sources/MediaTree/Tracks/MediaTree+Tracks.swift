@@ -13,8 +13,7 @@ import Synchronization
 extension MediaTree {
     /// The tracks of `version`, planned once per version.
     func trackPlan(of version: MediaVersion) -> TrackPlan {
-        // Planning cannot fail, so neither can this.
-        (try? trackPlans.value(for: version.identity) { TrackPlan(info: version.info) }) ?? TrackPlan(info: version.info)
+        version.facts.tracks.value { TrackPlan(info: version.info) }
     }
 
     /// The sizes of `group`'s files of `version`, by `TrackSet.id`, where its pass is remembered

@@ -11,7 +11,7 @@ final class TrackFileContent: FileContent {
         self.pin = pin
     }
 
-    func read(offset: Int64, count: Int) throws -> [UInt8] { try file.read(offset: offset, count: count) }
+    func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>) { file.read(offset: offset, count: count, reply: reply) }
     var version: FileIdentity { file.version }
     var spliceDescriptor: Int32? { file.spliceDescriptor }
 }

@@ -3,12 +3,9 @@ import MediaKit
 
 /// An open file of the tree: what `read` serves until it is released.
 public protocol FileContent: AnyObject, Sendable {
-    /// Up to `count` bytes from `offset`; fewer only at the end of the file.
-    /// - Throws: `TreeError.io`.
-    func read(offset: Int64, count: Int) throws -> [UInt8]
-    /// `read(offset:count:)`'s answer, handed to `reply` at once or later: content made as it is
-    /// read (a BIF's frames) answers once what the read needs is made, so that no thread of the
-    /// caller's waits for it. By default, at once.
+    /// Up to `count` bytes from `offset` (fewer only at the end of the file), handed to `reply` at
+    /// once or later: content made as it is read (a BIF's frames) answers once what the read needs
+    /// is made, so that no thread waits for it. Errors: `TreeError.io`, `.media`.
     func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>)
     /// The version of the source the bytes were made from: two opens of one node with the same
     /// version have the same bytes, so the kernel may keep the pages it cached at the earlier one.
@@ -20,10 +17,6 @@ public protocol FileContent: AnyObject, Sendable {
 
 extension FileContent {
     public var spliceDescriptor: Int32? { nil }
-
-    public func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>) {
-        reply(Result { try read(offset: offset, count: count) })
-    }
 }
 
 /// A source file read through: the one owner of its descriptor, closed in `deinit`.
@@ -44,12 +37,10 @@ public final class SourceFileContent: FileContent {
 
     deinit { close(descriptor) }
 
-    public func read(offset: Int64, count: Int) throws -> [UInt8] {
-        do {
-            return try PositionalRead.read(descriptor, offset: offset, count: count).get()
-        } catch {
-            throw TreeError.io(path: path.description, reason: String(cString: strerror(error.code)))
-        }
+    public func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>) {
+        reply(PositionalRead.read(descriptor, offset: offset, count: count).mapError {
+            TreeError.io(path: path.description, reason: String(cString: strerror($0.code)))
+        })
     }
 }
 
@@ -63,9 +54,9 @@ public final class BytesContent: FileContent {
         self.version = version
     }
 
-    public func read(offset: Int64, count: Int) throws -> [UInt8] {
-        guard offset < bytes.count else { return [] }
+    public func read(offset: Int64, count: Int, reply: @escaping Reply<[UInt8]>) {
+        guard offset < bytes.count else { return reply(.success([])) }
         let start = Int(offset)
-        return Array(bytes[start..<min(bytes.count, start + count)])
+        reply(.success(Array(bytes[start..<min(bytes.count, start + count)])))
     }
 }

@@ -1,5 +1,5 @@
 /// Columns × rows of a sheet of tiles, written `10x10`.
-public struct Grid: Sendable, Hashable {
+public struct Grid: Sendable, Hashable, Encodable {
     public var columns: Int
     public var rows: Int
 

@@ -18,7 +18,7 @@ extension MediaTree {
     /// `user.mediafs.stats`: the work done since mount, as one line of JSON, ending with `extra`
     /// (what the caller counts).
     public func statisticsDocument(adding extra: [(String, Int)] = []) -> String {
-        let cache = pictures.memory.statistics
+        let cache = made.memory.statistics
         var fields: [(String, Int)] = [
             ("probes", statistics.probes.load(ordering: .relaxed)),
             ("probes_from_database", statistics.probesFromDatabase.load(ordering: .relaxed)),

@@ -15,18 +15,17 @@ extension MediaTree {
     /// file's once its pass is done: the reply then comes from the tracks pool).
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.stale`, `.io`.
     public func lookup(_ name: Name, in folder: any TreeNode, reply: @escaping Reply<(any TreeNode, Attributes)>) {
-        do {
+        resuming(reply) { [self] reply in
             guard name.isComponent else { throw TreeError.notFound }
             guard let folder = try current(folder) as? any FolderNode else { throw TreeError.notDirectory }
             guard let child = try folder.child(named: name, in: self) else { throw TreeError.notFound }
             child.attributes(in: self) { reply($0.map { (child, $0) }) }
-        } catch {
-            reply(.failure(error))
         }
     }
 
     /// The child called `name` of `folder`, without its attributes (no pass runs): what a name
     /// listed before stands for. Nil where there is none.
+    /// - Throws: as the operations do; `Pending` (run the request with `resuming`).
     public func child(named name: Name, in folder: any TreeNode) throws -> (any TreeNode)? {
         guard name.isComponent, let folder = try current(folder) as? any FolderNode else { return nil }
         return try folder.child(named: name, in: self)
@@ -37,15 +36,15 @@ extension MediaTree {
     /// (`fstat` on them must not fail).
     /// Errors: `TreeError.notFound` where the source is gone or has changed kind.
     public func attributes(of node: any TreeNode, reply: @escaping Reply<Attributes>) {
-        let now: any TreeNode
-        do {
-            now = try current(node)
-        } catch TreeError.stale {
-            now = node
-        } catch {
-            return reply(.failure(error))
+        resuming(reply) { [self] reply in
+            let now: any TreeNode
+            do {
+                now = try current(node)
+            } catch TreeError.stale {
+                now = node
+            }
+            now.attributes(in: self, reply: reply)
         }
-        now.attributes(in: self, reply: reply)
     }
 
     /// The entries of `folder`, each with its attributes (a track file's name and type only:
@@ -53,10 +52,10 @@ extension MediaTree {
     /// Makes no image and runs no track pass.
     /// Errors: `TreeError.notFound`, `.notDirectory`, `.io`.
     public func list(_ folder: any TreeNode, reply: @escaping Reply<Listing>) {
-        reply(Result {
+        resuming(reply) { [self] reply in
             guard let folder = try current(folder) as? any FolderNode else { throw TreeError.notDirectory }
-            return try folder.listing(in: self)
-        })
+            reply(.success(try folder.listing(in: self)))
+        }
     }
 
     /// The listing of `folder` where it can be made at once from memory (`listsFromMemory`: an
@@ -82,21 +81,19 @@ extension MediaTree {
     /// Errors: `TreeError.isDirectory`, `.notFound`, `.stale` (a made file of a version that is
     /// gone: the kernel looks its name up again), `.io`.
     public func open(_ node: any TreeNode, reply: @escaping Reply<any FileContent>) {
-        do {
+        resuming(reply) { [self] reply in
             guard let file = try current(node) as? any FileNode else { throw TreeError.isDirectory }
             file.open(in: self, reply: reply)
-        } catch {
-            reply(.failure(error))
         }
     }
 
     /// The names of the extended attributes of `node`. Makes no image.
     public func extendedAttributeNames(of node: any TreeNode, reply: @escaping Reply<[String]>) {
-        reply(Result {
+        resuming(reply) { [self] reply in
             let node = try current(node)
             let own = try node.extendedAttributeNames(in: self)
-            return node.key == root.key ? own + [Self.statisticsAttribute] : own
-        })
+            reply(.success(node.key == root.key ? own + [Self.statisticsAttribute] : own))
+        }
     }
 
     /// The value of the extended attribute `name` of `node`. A thumbnail's `time` makes the image
@@ -104,17 +101,16 @@ extension MediaTree {
     /// `extraStatistics` gives (what the caller counts: the numbers the kernel holds), asked for
     /// only then: counting may walk a large table.
     /// Errors: `TreeError.notFound`, `.noAttribute`, `.io`.
-    public func extendedAttribute(_ name: String, of node: any TreeNode, extraStatistics: () -> [(String, Int)] = { [] },
+    public func extendedAttribute(_ name: String, of node: any TreeNode,
+                                  extraStatistics: @escaping @Sendable () -> [(String, Int)] = { [] },
                                   reply: @escaping Reply<[UInt8]>) {
-        do {
+        resuming(reply) { [self] reply in
             let node = try current(node)
             if node.key == root.key && name == Self.statisticsAttribute {
                 return reply(.success(Array(statisticsDocument(adding: extraStatistics()).utf8)))
             }
             guard try node.extendedAttributeNames(in: self).contains(name) else { throw TreeError.noAttribute }
             node.extendedAttribute(name, in: self, reply: reply)
-        } catch {
-            reply(.failure(error))
         }
     }
 

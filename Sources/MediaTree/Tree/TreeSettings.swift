@@ -2,7 +2,8 @@ import Glibc
 import MediaKit
 
 /// The choices a mount is made with that change what the tree shows: each kind of entry's own
-/// (`thumbs`, `storyboard`, …), then what all share.
+/// (`thumbs`, `storyboard`, …), then what all share. A setting that changes the size of a listed
+/// file says so where it is declared: it is part of `listedSizes`.
 public struct TreeSettings: Sendable {
     /// Media files as folders (the default) or as files with what media servers read beside them
     /// (`--layout`).
@@ -34,6 +35,27 @@ public struct TreeSettings: Sendable {
     public var trackThreads = min(2, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     /// Seconds one pass over a file (all its tracks) may take before its unfinished tracks fail.
     public var trackTimeout: Double = 900
+    /// Bytes the records of the versions of media files may take in memory (`VersionRecords`):
+    /// their probes, chapters, plans and listing facts.
+    public var versionFactsBytes = 96 << 20
 
     public init() {}
+
+    /// The settings that change the size of a listed file, whose listing facts are kept apart for
+    /// each of their values (`ListingFacts.kind(for:)`): a setting added here, or to one of these
+    /// structs, is one (the structs are hashed field by field).
+    struct ListedSizes: Encodable {
+        /// Chapter images' names and plans, `chapters.json`.
+        var imageFormat: ImageFormat
+        /// The chapter titles in names and documents.
+        var preferredLanguages: [String]
+        /// The size of chapter images taken from frames.
+        var thumbs: ThumbsSettings
+        /// `storyboard.vtt` and `storyboard.m3u8`.
+        var storyboard: StoryboardSettings
+    }
+
+    var listedSizes: ListedSizes {
+        ListedSizes(imageFormat: imageFormat, preferredLanguages: preferredLanguages, thumbs: thumbs, storyboard: storyboard)
+    }
 }

@@ -3,12 +3,11 @@ import Synchronization
 /// Work on a thread that must not wait: libfuse's own, where an `opendir` is answered when its
 /// listing can be had at once (FuseBridge's `NumberedTree.listingAtOnce`). Inside `run`, what would
 /// wait gives up instead: a value whose work reads a file or the database (a probe, a chapter
-/// list, listing facts: `ComputedOnce` made with `readsFiles`) when it is not in memory, or is
+/// list, a chapter's artwork: a `Once` made with `readsFiles`) when it is not known, or any value
 /// being worked out on another thread; and a file being written (`settledStat`). `run` then
-/// answers nil, whatever its body made of that, and the caller hands the request to a worker,
-/// where all of it may wait. What a `run` works out after something gave up may rest on a
-/// stand-in (a caller's fallback for the value not had): it is not kept (`ComputedOnce`, the
-/// listing facts learnt, rendered documents).
+/// answers nil, whatever its body made of that, and the caller hands the request to a worker.
+/// What a `run` works out after something gave up may rest on a stand-in (a caller's fallback for
+/// the value not had): it is not kept (`Once`, `Lazy`, the listing facts learnt, documents).
 public enum AtOnce {
     /// One `run`: whether anything in it gave up.
     private final class Scope: Sendable {

@@ -1,4 +1,3 @@
-import Dispatch
 import MediaKit
 import Synchronization
 
@@ -79,18 +78,6 @@ final class BIFContent: FileContent {
     /// The run holding byte `offset` of the frames (at or past `firstImageOffset`).
     private func run(atByte offset: Int) -> Int {
         min(runCount - 1, (offset - layout.firstImageOffset) / (runFrames * frameBytes))
-    }
-
-    /// Waits for the answer: for callers that may wait (a test reading the tree directly).
-    func read(offset: Int64, count: Int) throws -> [UInt8] {
-        let answer = Mutex<Result<[UInt8], Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        read(offset: offset, count: count) { result in
-            answer.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try answer.withLock { $0! }.get()
     }
 }
 

@@ -22,15 +22,11 @@ extension TrackPlan {
 extension MediaTree {
     /// The sidecars of `version` named after a base name `baseNameBytes` long, worked out once.
     func sidecars(of version: MediaVersion, baseNameBytes: Int) -> SidecarSubtitles {
-        let key = ServerCaches.SidecarKey(identity: version.identity, baseNameBytes: baseNameBytes)
-        // Naming cannot fail, so neither can this.
-        return (try? serverCaches.sidecars.value(for: key) { SidecarSubtitles(info: version.info, baseNameBytes: baseNameBytes) })
-            ?? SidecarSubtitles(info: version.info, baseNameBytes: baseNameBytes)
+        version.facts.sidecars(baseNameBytes: baseNameBytes)
     }
 
     /// The plan of `version`'s sidecar pass, worked out once.
     func sidecarPlan(of version: MediaVersion) -> TrackPlan {
-        (try? serverCaches.sidecarPlans.value(for: version.identity) { TrackPlan(sidecarsOf: version.info) })
-            ?? TrackPlan(sidecarsOf: version.info)
+        version.facts.sidecarTracks.value { TrackPlan(sidecarsOf: version.info) }
     }
 }

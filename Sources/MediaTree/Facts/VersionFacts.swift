@@ -1,0 +1,85 @@
+import MediaKit
+import Synchronization
+
+/// Everything learnt about one version of one media file (its `FileIdentity`), in one place: its
+/// probe, what is worked out from it (the track plans, the sidecars' names, `info.json`'s
+/// template), what is read from the file once (the chapters, each chapter's own artwork), what its
+/// listings need beyond them (`ListingFacts`) and the lengths of its documents. A version carries
+/// its record (`MediaVersion.facts`);
+/// the mount keeps the records in one cache bounded in bytes (`VersionRecords`), and the probe
+/// database keeps each version's facts in one row (`ProbeDatabase`).
+///
+/// A fact is worked out once, on the thread that first needs it (`Once`, `Lazy`); nobody waits for
+/// another thread's work. Adding a fact: a field here, worked out where it is needed, and a column
+/// of `ProbeDatabase` if it is to outlive the mount.
+final class VersionFacts: Sendable {
+    let identity: FileIdentity
+    /// The probe.
+    let info: MediaInfo
+    /// What the listings of this version need beyond the probe, for the mount's settings.
+    let listing: ListingFacts
+    /// The chapters as `chapters/` lists them; nil where the default edition lists none (or they
+    /// cannot be read for good). Read from the file, or from the probe database with the probe.
+    let chapters: Once<ChapterListing?>
+    /// The audio, subtitle and video tracks `tracks/` shows, planned from the probe.
+    let tracks = Lazy<TrackPlan>()
+    /// The server layout's sidecar pass, planned from the probe.
+    let sidecarTracks = Lazy<TrackPlan>()
+    /// `info.json` without the file's name.
+    let infoTemplate = Lazy<InfoDocument.Template>()
+    /// `chapters.json` without the file's name; nil where it cannot be split.
+    let namelessChapters = Lazy<NamelessDocument?>()
+    /// How each chapter's own artwork is made, by chapter and format: read from the file once.
+    private let artwork = Mutex<[ArtworkKey: Once<ImagePlan?>]>([:])
+    /// The sidecars' names, by the length of the film's base name they follow.
+    private let sidecarNames = Mutex<[Int: SidecarSubtitles]>([:])
+    /// The lengths of its documents, by document and the name they hold.
+    private let documentSizes = Mutex<[DocumentRecipe: Int]>([:])
+
+    struct ArtworkKey: Hashable, Sendable {
+        var chapter: Int
+        var format: ImageFormat
+    }
+
+    /// A record of `info`, with what the probe database kept of its listing (`listing`) and its
+    /// chapters (`chapters`: known, or to be read from the file).
+    init(identity: FileIdentity, info: MediaInfo, listing: ListingFacts, chapters: ChapterListing?? = nil) {
+        self.identity = identity
+        self.info = info
+        self.listing = listing
+        self.chapters = chapters.map { Once($0) } ?? Once(readsFiles: true)
+    }
+
+    /// The cell of chapter `chapter`'s artwork plan in `format`.
+    func artwork(chapter: Int, format: ImageFormat) -> Once<ImagePlan?> {
+        artwork.withLock { cells in
+            let key = ArtworkKey(chapter: chapter, format: format)
+            if let cell = cells[key] { return cell }
+            let cell = Once<ImagePlan?>(readsFiles: true)
+            cells[key] = cell
+            return cell
+        }
+    }
+
+    /// The sidecars' names after a base name `baseNameBytes` long, worked out from the probe once.
+    func sidecars(baseNameBytes: Int) -> SidecarSubtitles {
+        if let known = sidecarNames.withLock({ $0[baseNameBytes] }) { return known }
+        let made = SidecarSubtitles(info: info, baseNameBytes: baseNameBytes)
+        sidecarNames.withLock { $0[baseNameBytes] = made }
+        return made
+    }
+
+    /// The length of `document`, where it was rendered (or its length learnt) before.
+    func documentSize(_ document: DocumentRecipe) -> Int? { documentSizes.withLock { $0[document] } }
+
+    func noteDocumentSize(_ size: Int, of document: DocumentRecipe) {
+        documentSizes.withLock { $0[document] = size }
+    }
+
+    /// What the record is taken to cost in memory: its probe and chapters as stored (their JSON
+    /// lengths: `ProbeDatabase`'s rows), a share for each stream and chapter, and a base for the
+    /// rest. An estimate that errs high: the bound of `VersionRecords` is counted in the daemon's.
+    static func estimatedBytes(info: MediaInfo, storedBytes: Int) -> Int {
+        1_024 + 2 * storedBytes + 512 * (info.streams.count + info.chapters.count)
+    }
+}
