@@ -96,6 +96,7 @@ sed -e "s/@DATE@/$day/" -e "s/@VERSION@/$version/" "$root/packaging/mount.fuse.m
 doc=$stage/usr/share/doc/mediafs
 gzip -9n < "$root/README.md" > "$doc/README.md.gz"
 gzip -9n < "$root/Docs/LAYOUT.md" > "$doc/LAYOUT.md.gz"
+gzip -9n < "$root/Docs/DESIGN.md" > "$doc/DESIGN.md.gz"
 gzip -9n < "$root/mount-scripts/README.md" > "$doc/mount-scripts.md.gz"
 
 # copyright: mediafs and the runtime (packaging/copyright), then each Swift package linked in.
