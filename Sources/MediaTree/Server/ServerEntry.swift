@@ -20,7 +20,7 @@ protocol ServerEntry: TreeNode {
     static var madeKinds: [MadeKind] { get }
 
     /// Whether `mediafs warm` makes entries of this kind ahead of time (reading a file whole, or
-    /// every file under a folder).
+    /// every file under a folder). By default it does.
     static var isWarmed: Bool { get }
 
     /// Whether a name beside a film, without the film's base name (`.eng.forced.srt`,
@@ -39,7 +39,7 @@ extension ServerEntry {
     }
 
     static var madeKinds: [MadeKind] { [] }
-    static var isWarmed: Bool { false }
+    static var isWarmed: Bool { true }
     static func hasShape(suffix: Name) -> Bool { false }
 }
 

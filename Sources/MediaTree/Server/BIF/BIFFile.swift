@@ -12,7 +12,6 @@ final class BIFFile: MadeFile, ServerEntry, VersionNode {
 
     static let kind = "bif"
     static let madeKinds: [MadeKind] = [.bifFrames]
-    static let isWarmed = true
 
     private init(film: ServerFilm, storyboard: StoryboardLayout, layout: BIFLayout) {
         self.storyboard = storyboard

@@ -10,7 +10,6 @@ final class FrameFile: PictureFile, ServerEntry, VersionNode {
 
     static let kind = "frame"
     static let madeKinds: [MadeKind] = [.representativeFrames]
-    static let isWarmed = true
 
     private init(film: ServerFilm, suffix: String, recipe: RepresentativeFrameRecipe) {
         spot = film.spot(madeFile: Self.kind, suffix: suffix)

@@ -11,6 +11,8 @@ final class PosterFile: PictureFile, ServerEntry, VersionNode {
 
     static let kind = "poster"
     static let madeKinds: [MadeKind] = [.covers]
+    /// A cover is the stored picture, read in a moment when asked for: not worth making ahead.
+    static let isWarmed = false
 
     private init(film: ServerFilm, suffix: String, plan: ImagePlan) {
         spot = film.spot(madeFile: Self.kind, suffix: suffix)

@@ -12,7 +12,6 @@ final class SidecarFile: FileNode, ServerEntry, VersionNode {
 
     static let kind = "sidecar"
     static let madeKinds: [MadeKind] = [.sidecarSets]
-    static let isWarmed = true
     /// The extensions a sidecar has (`SidecarTrack.form`).
     static let extensions = [".srt", ".ass", ".ssa", ".sup", ".idx", ".sub", ".mks"]
 

@@ -11,7 +11,6 @@ final class TrickplayFolder: ImmediateListing, ServerEntry, VersionNode {
 
     static let kind = "trickplay"
     static let madeKinds: [MadeKind] = [.trickplaySheets]
-    static let isWarmed = true
     static let suffix = ".trickplay"
 
     private init(version: MediaVersion, layout: TrickplayLayout, placement: Placement) {
