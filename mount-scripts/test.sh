@@ -197,6 +197,14 @@ test_fake_and_errors() {
   pass_since "$before" "missing source: status 32, '${output%%$'\n'*}'"
   before=$failures
 
+  # mediafs exits 64 (EX_USAGE) for an option libfuse rejects; mount(8) reads 64 as "some mount
+  # succeeded", so the helper says 1 (incorrect invocation).
+  output=$(timeout -k 5 30 mount -t fuse.mediafs -o no_such_option "$src" "$mp" 2>&1); status=$?
+  [[ $status == 1 ]] || fail "an unknown option gave exit status $status, not 1: $output"
+  mount_entry "$mp" >/dev/null && fail "an unknown option left $mp mounted"
+  pass_since "$before" "unknown option: status 1, '${output%%$'\n'*}'"
+  before=$failures
+
   output=$(timeout -k 5 30 mount -t fuse.mediafs -o drop_privileges "$src" "$mp" 2>&1); status=$?
   [[ $status != 0 && $output == *"not supported"* ]] || fail "drop_privileges: status $status: $output"
   mount_entry "$mp" >/dev/null && fail "drop_privileges left $mp mounted"

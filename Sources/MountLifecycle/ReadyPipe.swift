@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// The pipe on which a background daemon tells the command that started it how the mount went:
-/// one line, "ready PID" or "failed: REASON".
+/// one line, "ready PID", or one beginning "failed" that says why (mediafs: "failed KIND: REASON").
 ///
 /// Written and closed once, by whoever sends first: the thread that sees the mount answer and the
 /// path that ends the daemon on an error may both send, and a descriptor once closed may by then

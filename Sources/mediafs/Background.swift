@@ -6,7 +6,9 @@ import Glibc
 /// session, its output going to the log file, and waits until it says the mount is ready.
 enum Background {
     /// Starts the daemon and returns once the mount answers.
-    /// - Throws: `ExitCode(1)` after printing why when the daemon fails or does not answer in time.
+    /// - Throws: `CLIError`: of the kind the daemon says when it fails (it runs the same checks and
+    ///   then mounts), `.daemonEnded` when it ends without saying, `.noAnswer` when the mount does not
+    ///   answer in time, `.system` when it cannot be started.
     static func start(_ command: MountCommand) throws {
         let logPath = command.logFile ?? defaultLogPath()
         try? FileManager.default.createDirectory(
@@ -17,7 +19,7 @@ enum Background {
         // reaches it without being listed here.
         let arguments = ["mount", "--foreground", "--ready-fd", "3"] + Self.mountArguments()
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw failure("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw CLIError(.system, "cannot make a pipe: \(String(cString: strerror(errno)))") }
         // Neither end goes to the daemon as it is: spawning dup2s the write end to fd 3 only.
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
@@ -26,7 +28,7 @@ enum Background {
             pid = try spawnSelf(arguments, readyWriteEnd: fds[1], logPath: logPath)
         } catch {
             close(fds[0]); close(fds[1])
-            throw failure("cannot start the daemon: \(error)")
+            throw CLIError(.system, "cannot start the daemon: \(error)")
         }
         close(fds[1])
         defer { close(fds[0]) }
@@ -35,15 +37,17 @@ enum Background {
         case .some(let line) where line.hasPrefix("ready"):
             return
         case .some(let line):
-            let reason = line.hasPrefix("failed: ") ? String(line.dropFirst(8)) : line
+            let failure = CLIError(readyLine: line) ?? CLIError(.failed, line)
+            // A daemon whose mount does not answer still serves it: it is stopped, not waited for.
+            if failure.kind == .noAnswer { kill(pid, SIGTERM) }
             reap(pid)
-            throw failure("\(reason)\n\(tail(of: logPath))(log: \(logPath))")
+            throw CLIError(failure.kind, "\(failure.message)\n\(tail(of: logPath))(log: \(logPath))")
         case .none where isAlive(pid):
             kill(pid, SIGTERM)
-            throw failure("the mount did not answer within \(command.mountTimeout) s; stopped the daemon (log: \(logPath))")
+            throw CLIError(.noAnswer, "the mount did not answer within \(command.mountTimeout) s; stopped the daemon (log: \(logPath))")
         case .none:
             let status = reap(pid)
-            throw failure("the daemon exited (status \(status)) before the mount was ready\n\(tail(of: logPath))(log: \(logPath))")
+            throw CLIError(.daemonEnded, "the daemon exited (status \(status)) before the mount was ready\n\(tail(of: logPath))(log: \(logPath))")
         }
     }
 
@@ -75,7 +79,7 @@ enum Background {
         do throws(SpawnError) {
             return try spawn.start()
         } catch {
-            throw CLIError(String(cString: strerror(error.code)))
+            throw CLIError(.system, String(cString: strerror(error.code)))
         }
     }
 

@@ -17,7 +17,7 @@ struct CacheCommand: ParsableCommand {
 
         /// The folder's database, or a failure naming the folder.
         func open() throws -> (folder: String, database: CacheDatabase, files: DiskCache) {
-            guard let folder = CacheFolder.resolve(cacheDir) else { throw failure("--cache-dir is empty") }
+            guard let folder = CacheFolder.resolve(cacheDir) else { throw CLIError(.usage, "--cache-dir is empty") }
             let logger = Logger(label: "mediafs")
             do {
                 let database = try CacheDatabase(directory: folder, logger: logger)
@@ -25,7 +25,7 @@ struct CacheCommand: ParsableCommand {
                 let files = try DiskCache(database: database, capacity: .max, logger: logger)
                 return (folder, database, files)
             } catch {
-                throw failure("\(error)")
+                throw CLIError(.failed, "\(error)")
             }
         }
     }

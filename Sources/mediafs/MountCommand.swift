@@ -15,7 +15,9 @@ struct MountCommand: ParsableCommand {
         discussion: """
             Runs in the background and returns once the mount answers, like sshfs; the daemon logs \
             to --log-file. With --foreground it stays attached and logs to stderr; SIGINT, SIGTERM \
-            or SIGHUP unmount it. Unmount with: mediafs unmount MOUNTPOINT.
+            or SIGHUP unmount it. Unmount with: mediafs unmount MOUNTPOINT. The exit status says \
+            what failed (mediafs --help lists them): 66 the source, 73 the mount point, 32 the kernel \
+            refused the mount, 75 it did not answer in time.
             """)
 
     @Flag(name: [.short, .long], help: "Stay attached to the terminal and log to stderr.")
@@ -118,8 +120,8 @@ struct MountCommand: ParsableCommand {
             paths = try MountPreflight.check(source: source, mountpoint: mountpoint)
             fuseOptions = try OptionList.fuseOptions(from: options)
         } catch let error as CLIError {
-            ReadyPipe(fd: readyFd)?.send("failed: \(error.message)")
-            throw failure(error.message)
+            ReadyPipe(fd: readyFd)?.send(error.readyLine)
+            throw error
         }
         if foreground {
             try serve(source: paths.source, mountpoint: paths.mountpoint, fuseOptions: fuseOptions)
@@ -151,15 +153,16 @@ struct MountCommand: ParsableCommand {
             options: MountOptions(fileSystemName: source, extra: fuseOptions), logger: logger)
         do {
             try ServedMount(session, logger: logger).run { ok in
-                ready?.send(ok ? "ready \(getpid())" : "failed: the mount did not answer")
+                ready?.send(ok ? "ready \(getpid())" : CLIError(.noAnswer, "the mount did not answer a stat of its root").readyLine)
                 if !ok { logger.error("the mount on \(mountpoint) did not answer a stat of its root") }
             }
         } catch {
             logger.error("\(error)")
-            ready?.send("failed: \(error)")
+            let failure = (error as? FuseError).map(CLIError.init) ?? CLIError(.failed, "\(error)")
+            ready?.send(failure.readyLine)
             tree.close()
             if let pidFile { unlink(pidFile) }
-            Glibc.exit(1)
+            Glibc.exit(failure.kind.status)
         }
         tree.flushCaches()
         tree.close()

@@ -8,15 +8,16 @@ enum OptionList {
 
     /// The options to hand to libfuse from `-o` values (each a comma-separated list). `rw` is
     /// dropped like the other fstab words: a mediafs mount is read-only whatever is asked.
-    /// - Throws: `CLIError` for an option with no name (`=x`).
+    /// - Throws: `CLIError` (`.usage`) for an option with no name (`=x`).
     static func fuseOptions(from values: [String]) throws -> [String] {
         var result: [String] = []
         for value in values {
             for option in split(value) {
                 if option.isEmpty { continue }
-                let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
+                // Empty pieces kept: "=x" has an empty name (split's default would make it "x").
+                let name = String(option.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 if ignored.contains(name) || name.hasPrefix("x-") || name == "comment" { continue }
-                if name.isEmpty { throw CLIError("malformed mount option '\(option)'") }
+                if name.isEmpty { throw CLIError(.usage, "malformed mount option '\(option)'") }
                 result.append(option)
             }
         }

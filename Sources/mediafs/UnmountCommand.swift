@@ -17,10 +17,10 @@ struct UnmountCommand: ParsableCommand {
 
     func run() throws {
         var st = stat()
-        guard stat(mountpoint, &st) == 0 || errno == ENOTCONN else { throw failure("'\(mountpoint)' does not exist") }
+        guard stat(mountpoint, &st) == 0 || errno == ENOTCONN else { throw CLIError(.failed, "'\(mountpoint)' does not exist") }
         // A dead mount (ENOTCONN) cannot be resolved; its path is taken as given.
         let path = MountPreflight.absolute(MountPreflight.resolve(mountpoint))
-        guard MountTable.isMountPoint(path) else { throw failure("'\(path)' is not mounted") }
+        guard MountTable.isMountPoint(path) else { throw CLIError(.failed, "'\(path)' is not mounted") }
         // fusermount3 says why it failed on this command's standard error; in a process group of
         // its own, holding nothing else of this process's.
         var spawn = Spawn("/bin/fusermount3", lazy ? ["-u", "-z", path] : ["-u", path])
@@ -29,13 +29,7 @@ struct UnmountCommand: ParsableCommand {
         let status = try spawn.run()
         guard status == .exited(0) else {
             let how = if case .exited(let code) = status { "exited \(code)" } else { "\(status)" }
-            throw failure("could not unmount '\(path)' (fusermount3 \(how)); if it is busy, close the files open on it or use --lazy")
+            throw CLIError(.failed, "could not unmount '\(path)' (fusermount3 \(how)); if it is busy, close the files open on it or use --lazy")
         }
     }
-}
-
-/// Prints "mediafs: MESSAGE" on stderr and gives the exit status 1.
-func failure(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("mediafs: \(message)\n".utf8))
-    return ExitCode(1)
 }

@@ -46,10 +46,10 @@ struct WarmCommand: ParsableCommand {
         let root = MountPreflight.absolute(path)
         var st = stat()
         guard stat(root, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-            throw failure("'\(path)' is not a folder")
+            throw CLIError(.failed, "'\(path)' is not a folder")
         }
         guard MountTable.fileSystemType(containing: MountPreflight.resolve(root)) == "fuse.mediafs" else {
-            throw failure("'\(path)' is not inside a mediafs mount; mount one first (mediafs mount SOURCE MOUNTPOINT)")
+            throw CLIError(.failed, "'\(path)' is not inside a mediafs mount; mount one first (mediafs mount SOURCE MOUNTPOINT)")
         }
         let walked = WarmPlan.walk(under: root)
         let part = part.flatMap(LibraryPart.init)
@@ -63,7 +63,7 @@ struct WarmCommand: ParsableCommand {
         for (file, reason) in failures.prefix(20) {
             FileHandle.standardError.write(Data("mediafs: could not make \(file): \(reason)\n".utf8))
         }
-        if !failures.isEmpty { throw ExitCode(1) }
+        if !failures.isEmpty { throw ExitCode(CLIError.Kind.failed.status) }  // each printed above
     }
 }
 

@@ -43,6 +43,6 @@ struct WatchMountCommand: ParsableCommand {
             let message: Logger.Message = "the daemon of \(mountpoint) has ended; \(outcome)"
             if outcome.succeeded { logger.notice(message) } else { logger.error(message) }
         }
-        if !outcome.succeeded { throw ExitCode(1) }
+        if !outcome.succeeded { throw ExitCode(CLIError.Kind.failed.status) }
     }
 }
