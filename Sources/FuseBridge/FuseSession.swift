@@ -55,7 +55,7 @@ public final class FuseSession: MountServer {
             logger.warning("libfuse refused custom I/O: originals are read through the daemon")
         }
         logger.info("mounted on \(mountpoint)")
-        fileSystem.notifier.attach(session)
+        fileSystem.notifier.attach(SessionNotifications(session: session))
     }
 
     /// The multithreaded loop, with at most `options.maxThreads` workers, until the session ends.

@@ -171,26 +171,4 @@ import TestSupport
         expectReported("renamed.txt") { #expect(unlink(fixture.path("renamed.txt")) == 0) }
         #expect(watcher.watchesEverything)
     }
-
-    /// Through the tree: a change to a file the kernel was shown reaches the sink, which makes it
-    /// the file's number and name.
-    @Test func theTreeReportsChangesToItsSink() throws {
-        let fixture = try TreeFixture(files: ["notes.txt"])
-        let notes = try fixture.lookup("notes.txt").inode
-        let sink = RecordingSink(numbered: fixture.numbered)
-        fixture.tree.watchSource(reportingTo: sink)
-        #expect(fixture.tree.waitUntilWatching(seconds: 10))
-        try "changed".write(toFile: fixture.path("notes.txt"), atomically: true, encoding: .utf8)
-        Wait.until(10) { sink.received.withLock { $0.contains(.inode(notes)) } }
-        #expect(sink.received.withLock { $0.contains(.inode(notes)) && $0.contains(.entry(parent: NodeKey.rootNumber, name: "notes.txt")) })
-        #expect(fixture.tree.watchesEverySourceFolder)
-    }
-}
-
-/// Keeps the invalidations of what it is told.
-final class RecordingSink: SourceChangeSink {
-    let numbered: NumberedTree
-    let received = Mutex<[Invalidation]>([])
-    init(numbered: NumberedTree) { self.numbered = numbered }
-    func sourceChanged(_ changes: SourceChanges) { received.withLock { $0 += numbered.invalidations(after: changes) } }
 }
