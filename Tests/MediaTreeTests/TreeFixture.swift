@@ -58,7 +58,7 @@ final class CountingMediaService: ForwardingMediaService {
 
 /// A private source folder for one test: a few files of the test library, copied, so the test may
 /// change them; removed when the fixture goes.
-final class TreeFixture {
+final class TreeFixture: Sendable {
     let source: URL
     let media = CountingMediaService()
     let tree: MediaTree

@@ -7,7 +7,7 @@ import Synchronization
 /// (`NumberedTree`, without libfuse): each path is looked up name by name from the root, every
 /// operation waited for on its `Reply` (a test may wait; FUSE threads never do); a failure's errno
 /// is the one FuseBridge would answer the kernel with.
-public struct DirectTreeClient: TreeClient {
+public struct DirectTreeClient: TreeClient, Sendable {
     public let tree: NumberedTree
     public var kind: String { "tree" }
 

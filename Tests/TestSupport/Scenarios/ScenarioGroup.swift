@@ -4,24 +4,37 @@ import Testing
 
 /// The scenario suites, each written once against `TreeClient` and run twice (rclone's
 /// `vfs/vfstest`): directly against a `MediaTree` (MediaTreeTests/ScenarioTests.swift) and through
-/// a real mount (IntegrationTests/MountedScenarioTests.swift). A group is a suite: the settings
-/// its tree or mount is made with and its scenarios, run in order over one source
-/// (`ScenarioSource`) by one tree or one mount.
+/// a real mount (IntegrationTests/MountedScenarioTests.swift). A group is the settings its tree or
+/// mount is made with and its scenarios. Each side has a parameterized test per group whose
+/// arguments are the group's scenarios, one test case each (rclone's `t.Run` per case), run one at
+/// a time over one source and one tree or mount (`ScenarioScope`).
 ///
 /// What a scenario expects is what the suites written for one side alone expect (MediaTreeTests,
 /// BrowsingTests, ThumbsTests, ChaptersTests, TracksTests); what only one side can see (how many
-/// probes or passes a request makes, the daemon's log, several readers at once) stays there.
+/// probes or passes a request makes, the daemon's log, several readers at once) stays there. A
+/// scenario must hold whichever of its group's scenarios ran before it on the same tree, and
+/// alone: what it counts, it counts from before to after.
 public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
     public let name: String
     /// The reader's languages (`TreeSettings.preferredLanguages`, `--languages`); empty: none.
     public let languages: [String]
+    /// The scenarios, in the order they run, each knowing its group's name.
     public let scenarios: [Scenario]
     /// The layout the tree or mount shows (`--layout`).
-    public var layout: TreeLayout = .folders
+    public var layout: TreeLayout
     /// Makes the source the scenarios read, in a new folder at the path given.
-    public var makeSource: @Sendable (String) throws -> Void = ScenarioSource.make
+    public var makeSource: @Sendable (String) throws -> Void
 
     public var testDescription: String { name }
+
+    init(name: String, languages: [String], scenarios: [Scenario], layout: TreeLayout = .folders,
+         makeSource: @escaping @Sendable (String) throws -> Void = ScenarioSource.make) {
+        self.name = name
+        self.languages = languages
+        self.scenarios = scenarios.map { $0.placed(in: name) }
+        self.layout = layout
+        self.makeSource = makeSource
+    }
 
     /// Every group, in the order they run.
     public static let all: [ScenarioGroup] = [browsing, thumbs, chapters, tracks, server]
@@ -39,39 +52,53 @@ public struct ScenarioGroup: Sendable, CustomTestStringConvertible {
     /// The arguments of `mediafs mount` for this group: the same languages, always said (without
     /// the option the daemon takes the environment's), and the layout.
     public var mountArguments: [String] { ["--languages", languages.joined(separator: ","), "--layout", layout.rawValue] }
-
-    /// Runs every scenario, in order, against `client` over the source at `source`; a scenario
-    /// that throws is recorded as an issue naming it and the client, and the next one runs.
-    public func run(_ client: any TreeClient, source: String) {
-        let context = ScenarioContext(client: client, source: source)
-        for scenario in scenarios {
-            do {
-                try scenario.body(context)
-            } catch {
-                Issue.record(error, "\(name)/\(scenario.name) through the \(client.kind)")
-            }
-        }
-    }
 }
 
 /// One scenario: a name and checks made through a `TreeClient`. Write its body `{ c throws in … }`:
 /// a `try` inside `#expect` alone does not make a closure throwing (the macro is expanded after the
 /// closure's type is inferred), and the expansion then fails to build.
-public struct Scenario: Sendable {
+///
+/// A test case of its group's test, shown by its name; its `id`, `GROUP/NAME`, is what
+/// `MEDIAFS_SCENARIO` selects by (`ScenarioGroup.selected`) and makes the case's identity stable
+/// from run to run, for tools that run one case again.
+public struct Scenario: Sendable, Identifiable, CustomTestStringConvertible {
     public let name: String
+    /// The name of its group (`ScenarioGroup.init` sets it).
+    public private(set) var group = ""
     let body: @Sendable (ScenarioContext) throws -> Void
 
     init(_ name: String, _ body: @escaping @Sendable (ScenarioContext) throws -> Void) {
         self.name = name
         self.body = body
     }
+
+    public var id: String { group + "/" + name }
+    public var testDescription: String { name }
+
+    func placed(in group: String) -> Scenario {
+        var placed = self
+        placed.group = group
+        return placed
+    }
+
+    /// Runs the scenario against the client and source of its group's scope (`ScenarioScope`).
+    /// - Throws: what a check throws, or `HarnessError` outside a test with that scope.
+    public func run() throws {
+        guard let context = ScenarioContext.current else {
+            throw HarnessError("scenario \(id) run outside its group's scope (a test without .scenarios(…))")
+        }
+        try body(context)
+    }
 }
 
 /// What a scenario runs with: the client, and the source folder it reads.
-public struct ScenarioContext {
+public struct ScenarioContext: Sendable {
     public let client: any TreeClient
     /// The source folder (made by `ScenarioSource.make(at:)`).
     public let source: String
+
+    /// The context of the group whose test is running (`ScenarioScope`).
+    @TaskLocal static var current: ScenarioContext?
 
     /// The bytes of the source file at `relative`.
     func sourceBytes(_ relative: String) throws -> [UInt8] {
@@ -161,5 +188,26 @@ extension ScenarioContext {
     /// An extended attribute as text.
     func attributeText(_ name: String, of path: String) throws -> String {
         String(decoding: try client.extendedAttribute(name, of: path), as: UTF8.self)
+    }
+
+    /// `user.mediafs.stats` of the root, by field.
+    func statistics() throws -> [String: Int] {
+        let bytes = try client.extendedAttribute("user.mediafs.stats", of: "")
+        return (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Int]) ?? [:]
+    }
+
+    /// How many of each kind the tree has made so far: the `KIND_made` fields of `statistics()`.
+    func made() throws -> [String: Int] {
+        try statistics().filter { $0.key.hasSuffix("_made") }
+    }
+
+    /// The kinds made since `before` (a `made()`), with how many more; without `tracks`, not the
+    /// track files and passes, which a `stat` of a track runs (its size is known only then).
+    func made(since before: [String: Int], tracks: Bool = true) throws -> [String: Int] {
+        var more: [String: Int] = [:]
+        for (kind, count) in try made() where count != before[kind, default: 0] {
+            if tracks || (kind != "tracks_made" && !kind.hasSuffix("_sets_made")) { more[kind] = count - before[kind, default: 0] }
+        }
+        return more
     }
 }

@@ -47,13 +47,14 @@ extension ScenarioGroup {
         },
 
         Scenario("listing makes nothing; listing and stat agree on every entry") { c throws in
+            let before = try c.made()
             var folders = [""]
             while let folder = folders.popLast() {
                 folders += try c.client.list(folder).filter { $0.type == .directory }.map { c.client.join(folder, $0.name) }
             }
             // (A mount's client stats what it lists, as `ls -l`: there, `find` checks it.)
-            let made = try c.statistics().filter { $0.key.hasSuffix("_made") && $0.value != 0 }
-            #expect(c.client.kind == "mount" || made.isEmpty, c.at("user.mediafs.stats after listing every folder: \(made)"))
+            let made = try c.made(since: before)
+            #expect(c.client.kind == "mount" || made.isEmpty, c.at("made by listing every folder: \(made)"))
             folders = [""]
             while let folder = folders.popLast() {
                 for (entry, status) in try c.listAndStat(folder) where status.type == .directory {
@@ -61,9 +62,8 @@ extension ScenarioGroup {
                 }
             }
             // A size is known before the first read; a track's only once its pass has run.
-            let madeByStat = try c.statistics().filter { $0.key.hasSuffix("_made") && $0.value != 0 && $0.key != "tracks_made"
-                && !$0.key.hasSuffix("_sets_made") }
-            #expect(madeByStat.isEmpty, c.at("user.mediafs.stats after stat of every entry: \(madeByStat)"))
+            let madeByStat = try c.made(since: before, tracks: false)
+            #expect(madeByStat.isEmpty, c.at("made by a stat of every entry: \(madeByStat)"))
         },
     ]
 }
@@ -104,13 +104,5 @@ public enum ServerSource {
     /// Whether the source file `name` is one of the source's films.
     static func isFilm(_ name: String) -> Bool {
         ["mkv", "mp4", "webm"].contains((name as NSString).pathExtension)
-    }
-}
-
-extension ScenarioContext {
-    /// `user.mediafs.stats` of the root, by field.
-    func statistics() throws -> [String: Int] {
-        let bytes = try client.extendedAttribute("user.mediafs.stats", of: "")
-        return (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Int]) ?? [:]
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// Paths are relative to the root of the tree, names separated by `/`; `""` is the root. A call
 /// that fails throws `CallError` with the errno the call gave (through a mount) or would give
 /// (directly: the errno FuseBridge answers the kernel with, `ErrnoMapping`).
-public protocol TreeClient {
+public protocol TreeClient: Sendable {
     /// What the client goes through, for messages: `"tree"` or `"mount"`.
     var kind: String { get }
 
