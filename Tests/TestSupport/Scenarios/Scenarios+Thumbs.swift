@@ -8,6 +8,7 @@ extension ScenarioGroup {
     public static let thumbs = ScenarioGroup(name: "thumbs", languages: [], scenarios: [
         Scenario("the listing: a name a second, then the quarters; stat makes no image") { c throws in
             let thumbs = "feature-1080p.mp4/thumbs"
+            let before = try c.made()
             let folder = try c.client.stat(thumbs)
             #expect(folder.type == .directory && folder.permissions == 0o555, c.at(thumbs))
             let all = try c.listAndStat(thumbs)
@@ -19,6 +20,9 @@ extension ScenarioGroup {
             for (entry, status) in listing {
                 #expect(status.type == .regular && status.size > 0 && status.permissions == 0o444, c.at(entry.name))
             }
+            // Every size was known without making an image.
+            let made = try c.made(since: before)
+            #expect(made.isEmpty, c.at("made by listing and a stat of every entry of \(thumbs): \(made)"))
         },
 
         Scenario("a listed and an unlisted name both resolve; other names do not") { c throws in
