@@ -23,8 +23,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // FilePath: paths as the bytes the file system has, not as text (a name need not be UTF-8).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // Deque: the kept results of `SharedWork` dropped oldest first in constant time.
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // C modules: system libraries with small prefixed shims for what Swift cannot import.
@@ -61,7 +59,6 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             // The persistent caches (probe database, disk cache index) are the tree's, over SQLite.
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "DequeModule", package: "swift-collections"),
         ]),
         // A mount's life as a process: the one spawner, the mount table, signals, the watchdog, the
         // lazy unmount, and `ServedMount`, which runs a `MountServer`; knows no media, tree or libfuse.
