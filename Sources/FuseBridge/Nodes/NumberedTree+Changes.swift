@@ -17,6 +17,8 @@ extension NumberedTree {
     /// (a file's version at its last open, a folder's listing). Everything the tree keeps is keyed
     /// by the source's identity (device, inode, size, mtime), which a change renews.
     public func invalidations(after changes: SourceChanges) -> [Invalidation] {
+        let start = ContinuousClock.now
+        var looked = 0
         let paths = changes.paths.filter { !$0.isRoot }.sorted()
         var found: [Invalidation] = []
         var seen: Set<Invalidation> = []
@@ -32,6 +34,7 @@ extension NumberedTree {
             folders.append((path, table.existingNumber(for: MediaTree.folderKey(path)) != nil))
         }
         table.updateEach { number, entry in
+            looked += 1
             guard number != NodeKey.rootNumber,
                   changes.everything || folders.contains(where: { Self.isMade(entry, from: $0.path, subtree: $0.subtree) })
             else { return }
@@ -39,6 +42,7 @@ extension NumberedTree {
             add(.inode(number))
             entry.forgetState()
         }
+        changeStatistics.record(entries: looked, since: start)
         return found
     }
 

@@ -14,6 +14,8 @@ public final class NumberedTree: Sendable {
     /// made from its folder's (`node`). Bounded, where holding every listed folder's node in its
     /// entry took a third of a listed library's memory.
     private let recent = MemoryCache<UInt64, Recent>(capacity: 4_096)
+    /// What source changes have cost (`invalidations(after:)`).
+    let changeStatistics = ChangeStatistics()
 
     private struct Recent: Sendable {
         let keyHash: UInt64
@@ -157,12 +159,13 @@ public final class NumberedTree: Sendable {
     }
 
     /// The extended attribute `name` of the node numbered `number`; the root's statistics with the
-    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table.
+    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table, and what
+    /// source changes have cost (`ChangeStatistics`).
     public func extendedAttribute(_ name: String, of number: UInt64, reply: @escaping Reply<[UInt8]>) {
         do {
-            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table] in
+            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table, changeStatistics] in
                 let counts = table.counts
-                return [("inodes", counts.numbers), ("listings_kept", counts.listings)]
+                return [("inodes", counts.numbers), ("listings_kept", counts.listings)] + changeStatistics.fields
             }, reply: reply)
         } catch {
             reply(.failure(error))
