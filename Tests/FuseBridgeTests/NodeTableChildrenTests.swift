@@ -115,10 +115,11 @@ import Testing
             guard case .listed(let listing, let index) = table.entry(number)?.origin else { return false }
             return listing.name(at: index) == "thumbs"
         })
-        let listed = table.enter(Stub(NodeKey(kind: "thumbnail", path: path, names: [Name("1")])), as: "at-1s.png", in: thumbs, lookups: 1)
+        let listed = table.enter(Stub(NodeKey(kind: "thumbnail", path: path, names: [Name("1")])), as: "at-1s.png", in: thumbs,
+                                 parentIsSourceFolder: false, lookups: 1)
         #expect(made[0].contains(listed) && table.lookups(of: listed) == 2)
         let other = Stub(NodeKey(kind: "thumbnail", path: path, names: [Name("1.5")]))
-        let looked = table.enter(other, as: "at-1.5s.png", in: thumbs, lookups: 1)
+        let looked = table.enter(other, as: "at-1.5s.png", in: thumbs, parentIsSourceFolder: false, lookups: 1)
         guard case .lookedUp = try #require(table.entry(looked)).origin else { Issue.record("not a looked-up name"); return }
         #expect(table.state.withLock { $0.children[thumbs]?.known } == [looked])
         #expect(Self.children(of: thumbs, in: table) == made[0].filter { table.entry($0)?.parent == thumbs }.union([looked]))
@@ -158,7 +159,7 @@ import Testing
                 held[number, default: (kept[folder].keyHash(at: file), folder, 0)].lookups += 1
             case 45..<55:  // a name no listing gives, looked up
                 let node = Stub(NodeKey(kind: "thumbnail", path: SourcePath(names[folder]), names: [Name("\(Int.random(in: 0..<30, using: &generator))")]))
-                let number = table.enter(node, as: "at-x.png", in: folders[folder], lookups: 1)
+                let number = table.enter(node, as: "at-x.png", in: folders[folder], parentIsSourceFolder: false, lookups: 1)
                 held[number, default: (node.key.stableHash, folder, 0)].lookups += 1
             case 55..<95:  // forgotten, all or part
                 guard let (number, entry) = held.filter({ $0.value.folder == folder }).randomElement(using: &generator) else { continue }

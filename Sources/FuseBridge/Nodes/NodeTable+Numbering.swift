@@ -2,11 +2,11 @@ import MediaTree
 
 /// Numbering (the kernel is given a number, with lookups counted) and forgetting.
 extension NodeTable {
-    /// The number of `node`, named `name` in the folder numbered `parent`, with `lookups` more
-    /// counted (the kernel is given the number). The entry holds where it was named, not the node
-    /// (`NumberedTree.node` makes it again): a listing of the folder that lists the node under that
-    /// name, or else the name itself.
-    func enter(_ node: any TreeNode, as name: Name, in parent: UInt64, lookups: UInt64) -> UInt64 {
+    /// The number of `node`, named `name` in the folder numbered `parent` (`parentIsSourceFolder`:
+    /// a folder of the source), with `lookups` more counted (the kernel is given the number). The
+    /// entry holds where it was named, not the node (`NumberedTree.node` makes it again): a
+    /// listing of the folder that lists the node under that name, or else the name itself.
+    func enter(_ node: any TreeNode, as name: Name, in parent: UInt64, parentIsSourceFolder: Bool, lookups: UInt64) -> UInt64 {
         let key = node.key
         if key.number == NodeKey.rootNumber { return count(NodeKey.rootNumber, lookups) }
         return state.withLock { state in
@@ -17,7 +17,8 @@ extension NodeTable {
             let entry = if let (listing, index) = state.listing(of: parent, naming: name, keyHash: key.stableHash) {
                 Entry(keyHash: key.stableHash, named: .listed(listing), index: index)
             } else {
-                Entry(keyHash: key.stableHash, named: .lookedUp(LookedUpName(parent: parent, name: name, path: key.path)))
+                Entry(keyHash: key.stableHash, named: .lookedUp(
+                    LookedUpName(parent: parent, name: name, path: key.path, inSourceFolder: parentIsSourceFolder)))
             }
             let number = Self.place(key.stableHash, in: &state.slots) { entry }.number
             state.slots.modify(number) { $0.count(lookups) }

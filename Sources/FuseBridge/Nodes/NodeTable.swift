@@ -59,6 +59,16 @@ final class NodeTable: Sendable {
             }
         }
 
+        /// The source folder it was named in, where it was named in one (listed in its listing, or
+        /// looked up there): the folder's node is then made from this path alone.
+        var sourceFolder: SourcePath? {
+            switch named.unheld {
+            case .listed(let listing): listing.listsSourceEntries ? listing.folderPath : nil
+            case .lookedUp(let name): name.inSourceFolder ? name.path.parent : nil
+            case .root, .tombstone, .holding: nil
+            }
+        }
+
         /// Made when first needed: looked up, opened, listed as a folder.
         var node: (any TreeNode)? { named.held?.node }
         /// A folder's listing, given again while its source is unchanged.
@@ -107,11 +117,15 @@ final class NodeTable: Sendable {
         let name: Name
         /// The source path of its node.
         let path: SourcePath
+        /// Whether it was looked up in a folder of the source (its node's source path is then in
+        /// that folder: the folder's own entry, or a server layout's entry beside a film there).
+        let inSourceFolder: Bool
 
-        init(parent: UInt64, name: Name, path: SourcePath) {
+        init(parent: UInt64, name: Name, path: SourcePath, inSourceFolder: Bool) {
             self.parent = parent
             self.name = name
             self.path = path
+            self.inSourceFolder = inSourceFolder
         }
     }
 
