@@ -2,11 +2,14 @@
 listing after a remount over the same cache folder and later listings, against the mount's own
 tree copied to the source's file system and served from memory through FUSE (the FUSE floor:
 bench/fuse-floor.c), beside that copy without FUSE and the source; the first mount against ffprobe
-of every file."""
+of every file; then one film changed while the kernel holds the whole listing: what the daemon does
+to find what the change made stale, and the listing after it."""
 
 import os
 import shutil
+import statistics
 import subprocess
+import time
 
 import floor
 import media
@@ -25,6 +28,10 @@ FIRST_RUNS = 3
 # puts `ls` and the daemon's thread (the same core or the other), so it gets three times the rounds.
 LATER_RUNS_BIG = 7
 LATER_ROUNDS_SMALL = 3  # times the other figures' runs
+# The film changed: a copy of its own (the others are hard links, which one change would change
+# together), whose folder and everything in it the kernel holds once the library is listed.
+CHANGED_MEDIA = "clips/clip-vp9.webm"
+CHANGE_FIGURES = ("source_changes", "source_change_entries", "source_change_microseconds")
 
 
 def run(bench):
@@ -38,6 +45,7 @@ def run_library(bench, size):
     lib = os.path.join(bench.work, f"library-{size}")
     replica = os.path.join(bench.work, f"library-{size}-replica")
     media.build_big_library(lib, bench.media, size)
+    changed = own_copy(lib, CHANGED_MEDIA)
     fstype = media.filesystem_type(bench.work)
     dropped = "page cache emptied first" if bench.can_drop else "page cache not emptied"
     cpus = os.cpu_count()
@@ -74,7 +82,7 @@ def run_library(bench, size):
     except BenchError as error:
         floor_binary = None
         bench.note(name, f"no FUSE floor: {error}")
-    remount(bench, name, lib, replica, floor_binary, size, fstype)
+    remount(bench, name, lib, replica, floor_binary, size, fstype, changed)
     if size >= 1000:
         ffprobe_sample(bench, name, lib, size, cpus)
     shutil.rmtree(lib, ignore_errors=True)
@@ -104,7 +112,16 @@ class FuseFloor:
             self.process.wait()
 
 
-def remount(bench, name, lib, replica, floor_binary, size, fstype):
+def own_copy(lib, media_name):
+    """The library's hard link to `media_name` made a file of its own (a copy), its path."""
+    index = media.LIBRARY_MEDIA.index(media_name)
+    path = os.path.join(lib, f"shelf-{index // 100}", f"{index:05d} {os.path.basename(media_name)}")
+    shutil.copyfile(path, path + ".copy")
+    os.replace(path + ".copy", path)
+    return path
+
+
+def remount(bench, name, lib, replica, floor_binary, size, fstype, changed):
     fuse_name = "FUSE floor (the copy served from memory, bench/fuse-floor.c)"
     copy_name = f"copy of the mount's tree on {fstype} (empty files)"
     floor_point = os.path.join(bench.work, "mnt-fuse-floor")
@@ -152,6 +169,8 @@ def remount(bench, name, lib, replica, floor_binary, size, fstype):
                          f"{stats.get('documents_made', '?')}")
         bench.peak_rss(held["m"], f"daemon's resident set now (VmRSS), after ls -lR of {size} media files, remounted",
                        goal_mib=MEMORY_GOAL_MIB if size >= 10000 else None, now=True)
+        # After the memory figure: the changed film's folder is listed again.
+        source_change(bench, name, held["m"], changed, t["mount"], rounds)
     finally:
         if "mount" in held:
             held.pop("mount").__exit__(None, None, None)
@@ -162,6 +181,36 @@ def remount(bench, name, lib, replica, floor_binary, size, fstype):
                       "The FUSE floor itself is about twice the copy without FUSE on this kind of machine, so a goal "
                       "against the copy sat below what any FUSE file system can do; the first listing after a remount "
                       f"is now set against the floor, <= {FIRST_GOAL:g}x, and later listings <= {LATER_GOAL:g}x.")
+
+
+def source_change(bench, name, m, film, later, rounds):
+    """`film` given a new modification time, `rounds` times: each time, once the daemon has worked
+    out what the change made stale (its `source_changes` counted it), `ls -lR` of the whole mount."""
+    figures = []
+
+    def change():
+        before = m.stats()
+        stamp = time.time_ns()
+        os.utime(film, ns=(stamp, stamp))
+        if not mounts.wait_until(lambda: m.stats().get("source_changes", 0) > before.get("source_changes", 0), 10):
+            raise BenchError(f"the daemon saw no change of {film} within 10 s")
+        # The notifications follow the figures: the kernel is told before the listing starts.
+        time.sleep(0.2)
+        after = m.stats()
+        figures.append({key: after[key] - before[key] for key in CHANGE_FIGURES})
+
+    label = "ls -lR right after one film changed"
+    t = bench.compare(name, label, [Peer("mount", ["ls", "-lR", m.mount_point], prepare=change)], rounds, warmup=0)
+    bench.ratio(name, "mount", (label, t["mount"]), ("later ls -lR (no change)", later))
+    if any(f["source_changes"] != 1 for f in figures):
+        bench.note(name, f"a change was seen as more than one batch: {figures}")
+    bench.value(name, "one film changed: the daemon's time finding what it made stale (median)",
+                float(statistics.median(f["source_change_microseconds"] for f in figures)), "µs")
+    bench.value(name, "one film changed: the daemon's entries looked at (median)",
+                int(statistics.median(f["source_change_entries"] for f in figures)), "entries")
+    bench.note(name, f"the daemon held {m.stats().get('inodes', '?')} numbers after the changes; per change, entries looked "
+                     f"at {[f['source_change_entries'] for f in figures]}, microseconds "
+                     f"{[f['source_change_microseconds'] for f in figures]}")
 
 
 def ffprobe_sample(bench, name, lib, size, cpus):

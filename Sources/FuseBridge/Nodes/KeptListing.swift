@@ -16,6 +16,8 @@ public final class KeptListing: Sendable {
     let folder: UInt64
     let folderPath: SourcePath
     let listsSourceEntries: Bool
+    /// Whether its names are in byte order, as a source folder lists them (found by halving).
+    private let sortedByName: Bool
     /// Where the listing holds while the source is as it was; nil for one made anew each time.
     let source: ListingSource?
 
@@ -58,7 +60,8 @@ public final class KeptListing: Sendable {
     init(folder: UInt64, folderKey: NodeKey, listing: Listing) {
         self.folder = folder
         folderPath = folderKey.path
-        listsSourceEntries = MediaTree.isSourceFolder(folderKey)
+        let listsSourceEntries = MediaTree.isSourceFolder(folderKey)
+        self.listsSourceEntries = listsSourceEntries
         source = listing.isWhole ? listing.source : nil
         var names: [UInt8] = []
         var slots: [Slot] = []
@@ -67,7 +70,11 @@ public final class KeptListing: Sendable {
         names.reserveCapacity(listing.entries.reduce(0) { $0 + $1.name.bytes.count + 1 })
         slots.reserveCapacity(listing.entries.count)
         var last: (attributes: SharedAttributes, index: UInt32)?
-        for entry in listing.entries {
+        // A source folder lists its names in byte order (`SourceFolder.listing`): checked, so that a
+        // listing in another order is searched whole.
+        var sorted = listsSourceEntries
+        for (position, entry) in listing.entries.enumerated() {
+            if sorted && position > 0 && !(listing.entries[position - 1].name < entry.name) { sorted = false }
             var attributes = entry.attributes
             attributes.inode = 0
             attributes.size = 0
@@ -86,6 +93,7 @@ public final class KeptListing: Sendable {
         }
         self.names = names
         self.slots = slots
+        sortedByName = sorted
         firstShared = shared.first
         moreShared = Array(shared.dropFirst())
         // Only lasting ones: one with an entry known by name and type only is made again when opened.
@@ -117,6 +125,30 @@ public final class KeptListing: Sendable {
     /// Whether the name at `index` is `name`, compared where it lies.
     func hasName(_ name: Name, at index: Int) -> Bool {
         names[nameBytes(at: index)].elementsEqual(name.bytes)
+    }
+
+    /// The index of the entry called `name`, if any: found by halving where the names are in order
+    /// (a source folder's thousands), else by comparing each (a media folder's few dozen).
+    func index(named name: Name) -> Int? {
+        guard sortedByName else { return slots.indices.first { hasName(name, at: $0) } }
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[nameBytes(at: middle)].lexicographicallyPrecedes(name.bytes) { low = middle + 1 } else { high = middle }
+        }
+        return low < slots.count && hasName(name, at: low) ? low : nil
+    }
+
+    /// Whether `path` is the source path the entry at `index` is made from as its name says
+    /// (`sourcePath(of:)`), compared where the name lies.
+    func hasSourcePath(_ path: SourcePath, at index: Int) -> Bool {
+        guard listsSourceEntries else { return path == folderPath }
+        let name = names[nameBytes(at: index)]
+        guard !folderPath.isRoot else { return path.bytes.elementsEqual(name) }
+        let folder = folderPath.bytes.count
+        return path.bytes.count == folder + 1 + name.count && path.bytes.starts(with: folderPath.bytes)
+            && path.bytes[folder] == 0x2F && path.bytes[(folder + 1)...].elementsEqual(name)
     }
 
     /// Calls `body` with the name at `index` as the NUL-terminated C string it is stored as.

@@ -4,7 +4,7 @@ extension NodeTable {
     var counts: (numbers: Int, listings: Int) {
         walks.add(1, ordering: .relaxed)
         var counts = (numbers: 0, listings: 0)
-        updateEach { _, entry in
+        forEach { _, entry in
             guard !entry.isTombstone else { return }
             counts.numbers += 1
             if entry.listing?.isLasting == true { counts.listings += 1 }

@@ -11,25 +11,30 @@ import Synchronization
 /// number in every mount. Where two keys ask for one number, the later goes to the next free one,
 /// probed in order as an open-addressing table would (a removed entry inside a run of taken
 /// numbers stays as a tombstone, so the entries past it are still found; runs need two keys'
-/// numbers to meet, so tombstones are as rare).
+/// numbers to meet, so tombstones are as rare). Numbering and forgetting: NodeTable+Numbering.
 ///
 /// An entry goes when the kernel forgets its last lookup, so the table is as large as what the
 /// kernel caches, not as large as every name ever asked for (any time in `thumbs/` is a name).
 /// Entries numbered by a listing carry no node (a listing of a library names hundreds of thousands):
 /// their node is made from the listing's name when the kernel asks for it (`NumberedTree.node`).
+///
+/// A folder's children are found from its entry, as go-fuse's `Inode` keeps its children, so that
+/// a source change looks at the entries it makes stale and no others (NodeTable+Changes): most
+/// through the folder's listings, which hold their key hashes; the few no listing of the folder
+/// gives, in `Children` (NodeTable+Children).
 final class NodeTable: Sendable {
     /// Kept small, as there is one per entry the kernel holds (a library's `ls -lR` gives it hundreds
     /// of thousands): 24 bytes, where it was named being one reference; the few entries that hold
     /// more (a node, a folder's listing, a file's last opened version) hold it in that reference's
-    /// place, with where they were named.
+    /// place, with where they were named. Only NodeTable's own files change one.
     struct Entry {
         let keyHash: UInt64
-        fileprivate var named: Named
-        fileprivate(set) var lookups: UInt32 = 0
+        var named: Named
+        var lookups: UInt32 = 0
         /// The entry's index in the listing that named it.
-        fileprivate var index: UInt32 = 0
+        var index: UInt32 = 0
 
-        fileprivate init(keyHash: UInt64, named: Named, index: Int = 0) {
+        init(keyHash: UInt64, named: Named, index: Int = 0) {
             self.keyHash = keyHash
             self.named = named
             self.index = UInt32(index)
@@ -45,6 +50,25 @@ final class NodeTable: Sendable {
             }
         }
 
+        /// The number of the folder it was named in; nil for the root and a tombstone.
+        var parent: UInt64? {
+            switch named.unheld {
+            case .listed(let listing): listing.folder
+            case .lookedUp(let name): name.parent
+            case .root, .tombstone, .holding: nil
+            }
+        }
+
+        /// The source folder it was named in, where it was named in one (listed in its listing, or
+        /// looked up there): the folder's node is then made from this path alone.
+        var sourceFolder: SourcePath? {
+            switch named.unheld {
+            case .listed(let listing): listing.listsSourceEntries ? listing.folderPath : nil
+            case .lookedUp(let name): name.inSourceFolder ? name.path.parent : nil
+            case .root, .tombstone, .holding: nil
+            }
+        }
+
         /// Made when first needed: looked up, opened, listed as a folder.
         var node: (any TreeNode)? { named.held?.node }
         /// A folder's listing, given again while its source is unchanged.
@@ -54,16 +78,29 @@ final class NodeTable: Sendable {
 
         var isTombstone: Bool { if case .tombstone = named { true } else { false } }
 
-        fileprivate mutating func hold(node: (any TreeNode)?? = nil, listing: KeptListing?? = nil,
-                                       opened: FileIdentity?? = nil) {
+        mutating func hold(node: (any TreeNode)?? = nil, listing: KeptListing?? = nil, opened: FileIdentity?? = nil) {
             let held = Held(named: named.unheld, node: node ?? self.node, listing: listing ?? self.listing,
                             opened: opened ?? self.opened)
             named = held.holdsAnything ? .holding(held) : held.named
         }
+
+        /// `lookups` more (kept at the largest count, which no kernel reaches).
+        mutating func count(_ more: UInt64) {
+            lookups = UInt32(min(UInt64(UInt32.max), UInt64(lookups) + more))
+        }
+
+        /// Forgets the version last opened and the listing kept (a source change); the listing it
+        /// kept, which entries may still be numbered by (`Children.listings`).
+        mutating func forgetState() -> KeptListing? {
+            guard named.held != nil else { return nil }
+            let listing = self.listing
+            hold(listing: .some(nil), opened: .some(nil))
+            return listing
+        }
     }
 
     /// `Origin` as an entry stores it, and what it holds: one reference.
-    fileprivate enum Named {
+    enum Named {
         case root, tombstone
         case listed(KeptListing)
         case lookedUp(LookedUpName)
@@ -74,19 +111,26 @@ final class NodeTable: Sendable {
         var unheld: Named { held?.named ?? self }
     }
 
-    fileprivate final class LookedUpName: Sendable {
+    /// A name looked up that no listing of its folder held (NodeTable+Numbering).
+    final class LookedUpName: Sendable {
         let parent: UInt64
         let name: Name
+        /// The source path of its node.
         let path: SourcePath
-        init(parent: UInt64, name: Name, path: SourcePath) {
+        /// Whether it was looked up in a folder of the source (its node's source path is then in
+        /// that folder: the folder's own entry, or a server layout's entry beside a film there).
+        let inSourceFolder: Bool
+
+        init(parent: UInt64, name: Name, path: SourcePath, inSourceFolder: Bool) {
             self.parent = parent
             self.name = name
             self.path = path
+            self.inSourceFolder = inSourceFolder
         }
     }
 
     /// Where an entry was named and what it holds beyond that, replaced whole when it changes.
-    fileprivate final class Held: Sendable {
+    final class Held: Sendable {
         let named: Named
         let node: (any TreeNode)?
         let listing: KeptListing?
@@ -101,158 +145,61 @@ final class NodeTable: Sendable {
         var holdsAnything: Bool { node != nil || listing != nil || opened != nil }
     }
 
-    private let entries: Mutex<NumberSlots<Entry>>
+    /// The entries by number, and what their origins do not say of folders' children.
+    struct State: ~Copyable {
+        var slots: NumberSlots<Entry>
+        var children = ChildIndex()
+    }
+
+    /// Only NodeTable's own files take the lock.
+    let state: Mutex<State>
     /// How many times the table was walked to count it (`counts`).
     let walks = Atomic(0)
 
     init(root: any TreeNode) {
-        var entries = NumberSlots(vacant: Entry(keyHash: 0, named: .tombstone))
+        var slots = NumberSlots(vacant: Entry(keyHash: 0, named: .tombstone))
         var entry = Entry(keyHash: root.key.stableHash, named: .root)
         entry.hold(node: root)
-        entries.set(NodeKey.rootNumber, to: entry)
-        self.entries = Mutex(entries)
-    }
-
-    // MARK: - Numbering
-
-    /// The number of `node`, named `name` in the folder `parent`, with `lookups` more counted (the
-    /// kernel is given the number). The entry holds the name, not the node (`NumberedTree.node`
-    /// makes it again).
-    func enter(_ node: any TreeNode, as name: Name, in parent: UInt64, lookups: UInt64) -> UInt64 {
-        let key = node.key
-        if key.number == NodeKey.rootNumber { return count(NodeKey.rootNumber, lookups) }
-        return entries.withLock { table in
-            let number = Self.place(key.stableHash, in: &table) {
-                Entry(keyHash: key.stableHash, named: .lookedUp(LookedUpName(parent: parent, name: name, path: key.path)))
-            }
-            table.modify(number) { $0.count(lookups) }
-            return number
-        }
-    }
-
-    /// The numbers of the entries at `positions` of `listing`, one more lookup counted for each
-    /// (a readdirplus reply gives them), written to `numbers` in order; an entry known by name and
-    /// type only is not counted and gets 0. An entry new to the table holds no node. One reply's
-    /// entries are entered under one lock, and the slots they ask for are fetched into the cache
-    /// together first: a library's table is read at random, and one trip to memory per entry, one
-    /// after another, was the largest single cost of the daemon's own code in a listing given
-    /// again (the kernel's side of each request costs more).
-    func enter(_ listing: KeptListing, positions: Range<Int>, into numbers: UnsafeMutableBufferPointer<UInt64>) {
-        precondition(numbers.count >= positions.count)
-        entries.withLock { table in
-            for position in positions where !listing.isNameAndTypeOnly(at: position) {
-                table.prefetch(listing.wantedNumber(at: position))
-            }
-            for position in positions {
-                numbers[position - positions.lowerBound] = listing.isNameAndTypeOnly(at: position)
-                    ? 0 : Self.enter(listing, index: position, in: &table)
-            }
-        }
-    }
-
-    /// The number of the entry at `index` of `listing`, one more lookup counted (whatever it is
-    /// known by): an entry new to the table holds no node.
-    func enter(_ listing: KeptListing, index: Int) -> UInt64 {
-        entries.withLock { Self.enter(listing, index: index, in: &$0) }
-    }
-
-    private static func enter(_ listing: KeptListing, index: Int, in table: inout NumberSlots<Entry>) -> UInt64 {
-        let hash = listing.keyHash(at: index)
-        // A listing given again names entries the table holds at the numbers they ask for:
-        // counted where they lie, the entry not copied out (its reference retained) and back.
-        let wanted = NodeKey.number(forHash: hash)
-        let counted = table.modify(wanted) { entry -> Bool in
-            guard entry.keyHash == hash, !entry.isTombstone else { return false }
-            entry.count(1)
-            return true
-        }
-        if counted == true { return wanted }
-        let number = place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
-        table.modify(number) { $0.count(1) }
-        return number
-    }
-
-    /// The number of the entry for `keyHash`, made by `make` where there is none: the first free
-    /// number from the one the key asks for, past numbers other keys hold.
-    private static func place(_ keyHash: UInt64, in table: inout NumberSlots<Entry>, make: () -> Entry) -> UInt64 {
-        var number = NodeKey.number(forHash: keyHash)
-        var free: UInt64?
-        while let entry = table[number] {
-            if entry.isTombstone {
-                free = free ?? number
-            } else if entry.keyHash == keyHash {
-                return number
-            }
-            number = next(number)
-        }
-        let chosen = free ?? number
-        table.set(chosen, to: make())
-        return chosen
-    }
-
-    private static func next(_ number: UInt64) -> UInt64 {
-        NodeKey.number(forHash: number &+ 1)
-    }
-
-    /// The number the table holds for `key`, if any; never makes one.
-    func existingNumber(for key: NodeKey) -> UInt64? {
-        entries.withLock { table in
-            var number = key.number
-            while let entry = table[number] {
-                if !entry.isTombstone && entry.keyHash == key.stableHash { return number }
-                number = Self.next(number)
-            }
-            return nil
-        }
-    }
-
-    private func count(_ number: UInt64, _ lookups: UInt64) -> UInt64 {
-        entries.withLock { _ = $0.modify(number) { $0.count(lookups) } }
-        return number
-    }
-
-    // MARK: - Forgetting
-
-    /// Takes `count` lookups off `number`; the entry goes when none remain (never the root's).
-    func forget(_ number: UInt64, count: UInt64) {
-        guard number != NodeKey.rootNumber else { return }
-        entries.withLock { table in
-            guard let entry = table[number], !entry.isTombstone else { return }
-            guard UInt64(entry.lookups) <= count else {
-                table.modify(number) { $0.lookups -= UInt32(count) }
-                return
-            }
-            // Where the run of taken numbers goes on, an entry past this one may have wanted this
-            // number or an earlier one: it must still be found from there.
-            table.set(number, to: table[Self.next(number)] != nil ? Entry(keyHash: 0, named: .tombstone) : nil)
-        }
+        slots.set(NodeKey.rootNumber, to: entry)
+        state = Mutex(State(slots: slots))
     }
 
     // MARK: - What an entry holds
 
     /// The entry numbered `number` (a copy), or nil.
     func entry(_ number: UInt64) -> Entry? {
-        entries.withLock { table in table[number].flatMap { $0.isTombstone ? nil : $0 } }
+        state.withLock { $0.slots[number].flatMap { $0.isTombstone ? nil : $0 } }
     }
 
     /// Keeps `node`, made for the entry numbered `number`, if the entry is still of its key.
     func hold(_ node: any TreeNode, for number: UInt64) {
-        entries.withLock { table in
-            table.modify(number) { entry in
-                if entry.keyHash == node.key.stableHash { entry.hold(node: node) }
+        state.withLock { state in
+            let held = state.slots.modify(number) { entry -> Bool in
+                guard entry.keyHash == node.key.stableHash else { return false }
+                entry.hold(node: node)
+                return true
             }
+            if held == true { state.noteHeld(number, madeFrom: node.key.path) }
         }
     }
 
-    /// Keeps `listing` as the folder's listing.
+    /// Keeps `listing` as the folder's listing; the one it replaces may still number entries.
     func keep(_ listing: KeptListing, for number: UInt64) {
-        entries.withLock { _ = $0.modify(number) { $0.hold(listing: listing) } }
+        state.withLock { state in
+            let replaced = state.slots.modify(number) { entry -> KeptListing? in
+                let kept = entry.listing
+                entry.hold(listing: listing)
+                return kept
+            }
+            if let replaced = replaced ?? nil, replaced !== listing { state.children.add(replaced, of: number) }
+            state.noteHeld(number, madeFrom: listing.folderPath)
+        }
     }
 
     /// Records that `number` is opened at `version`; whether its previous open was at the same one.
     func open(_ number: UInt64, at version: FileIdentity) -> Bool {
-        entries.withLock { table in
-            table.modify(number) { entry in
+        state.withLock { state in
+            state.slots.modify(number) { entry in
                 if entry.opened == version { return true }
                 entry.hold(opened: version)
                 return false
@@ -262,25 +209,12 @@ final class NodeTable: Sendable {
 
     /// The lookups the kernel holds on `number`.
     func lookups(of number: UInt64) -> UInt64 {
-        entries.withLock { UInt64($0[number]?.lookups ?? 0) }
+        state.withLock { UInt64($0.slots[number]?.lookups ?? 0) }
     }
 
-    /// Calls `body` with every number and entry under the lock; `body` may change the entry (a
-    /// source change forgets versions and listings). It must not call back into the table.
-    func updateEach(_ body: (UInt64, inout Entry) -> Void) {
-        entries.withLock { $0.updateEach(body) }
-    }
-}
-
-extension NodeTable.Entry {
-    /// `lookups` more (kept at the largest count, which no kernel reaches).
-    fileprivate mutating func count(_ more: UInt64) {
-        lookups = UInt32(min(UInt64(UInt32.max), UInt64(lookups) + more))
-    }
-
-    /// Forgets the version last opened and the listing kept (a source change).
-    mutating func forgetState() {
-        guard named.held != nil else { return }
-        hold(listing: .some(nil), opened: .some(nil))
+    /// Calls `body` with every number and entry under the lock (counting them). It must not call
+    /// back into the table.
+    func forEach(_ body: (UInt64, Entry) -> Void) {
+        state.withLock { $0.slots.updateEach { number, entry in body(number, entry) } }
     }
 }

@@ -16,51 +16,35 @@ extension NumberedTree {
     /// all in it), or from anything under it (a folder). Also drops what the table keeps for them
     /// (a file's version at its last open, a folder's listing). Everything the tree keeps is keyed
     /// by the source's identity (device, inode, size, mtime), which a change renews.
+    ///
+    /// Each path's entries are found from the folder holding it, down (`NodeTable.forgetState
+    /// (madeFrom:in:)`): a film's change looks at that film's entries, whatever the table holds
+    /// besides. Changes that were lost (`everything`) look at every entry.
     public func invalidations(after changes: SourceChanges) -> [Invalidation] {
-        let paths = changes.paths.filter { !$0.isRoot }.sorted()
+        let start = ContinuousClock.now
         var found: [Invalidation] = []
         var seen: Set<Invalidation> = []
         func add(_ invalidation: Invalidation) {
             if seen.insert(invalidation).inserted { found.append(invalidation) }
         }
-        var folders: [(path: SourcePath, subtree: Bool)] = []
-        for path in paths {
-            if let parent = table.existingNumber(for: MediaTree.folderKey(path.parent)) {
-                add(.entry(parent: parent, name: path.lastName))
-                add(.inode(parent))
-            }
-            folders.append((path, table.existingNumber(for: MediaTree.folderKey(path)) != nil))
-        }
-        table.updateEach { number, entry in
-            guard number != NodeKey.rootNumber,
-                  changes.everything || folders.contains(where: { Self.isMade(entry, from: $0.path, subtree: $0.subtree) })
-            else { return }
+        func stale(_ number: UInt64, _ entry: NodeTable.Entry) {
             if let (parent, name) = Self.placement(of: entry) { add(.entry(parent: parent, name: name)) }
             add(.inode(number))
-            entry.forgetState()
         }
+        var looked = 0
+        for path in changes.paths.filter({ !$0.isRoot }).sorted() {
+            guard let parent = table.existingNumber(for: MediaTree.folderKey(path.parent)) else { continue }
+            add(.entry(parent: parent, name: path.lastName))
+            add(.inode(parent))
+            if !changes.everything { looked += table.forgetState(madeFrom: path, in: parent, stale) }
+        }
+        if changes.everything { looked += table.forgetEveryState(stale) }
+        changeStatistics.record(entries: looked, since: start)
         return found
     }
 
-    /// Whether `entry` is made from `path`, or with `subtree` from anything under it; compared where
-    /// its listing holds its name (a change scans every entry: no name or node is made).
-    private static func isMade(_ entry: NodeTable.Entry, from path: SourcePath, subtree: Bool) -> Bool {
-        func within(_ own: SourcePath) -> Bool { subtree ? own.isWithin(path) : own == path }
-        switch entry.origin {
-        case .root, .tombstone:
-            return false
-        case .lookedUp(_, _, let own):
-            return within(own)
-        case .listed(let listing, let index):
-            if let node = entry.node { return within(node.key.path) }
-            let folder = listing.folderPath
-            guard listing.listsSourceEntries else { return within(folder) }
-            if folder == path.parent && listing.hasName(path.lastName, at: index) { return true }
-            return subtree && folder.isWithin(path)
-        }
-    }
-
-    /// The folder numbered … that lists `entry` as …; nil for the root.
+    /// The number of the folder that lists `entry` (or where it was looked up) and its name there;
+    /// nil for the root.
     private static func placement(of entry: NodeTable.Entry) -> (UInt64, Name)? {
         switch entry.origin {
         case .root, .tombstone: nil

@@ -14,6 +14,8 @@ public final class NumberedTree: Sendable {
     /// made from its folder's (`node`). Bounded, where holding every listed folder's node in its
     /// entry took a third of a listed library's memory.
     private let recent = MemoryCache<UInt64, Recent>(capacity: 4_096)
+    /// What source changes have cost (`invalidations(after:)`).
+    let changeStatistics = ChangeStatistics()
 
     private struct Recent: Sendable {
         let keyHash: UInt64
@@ -26,11 +28,14 @@ public final class NumberedTree: Sendable {
     }
 
     /// The node numbered `number`: the one its entry holds (the root, an open file), else made
-    /// from the name the kernel was given it under, in its folder's node (made the same way, or
-    /// found among the folders made last). `hold`s it in the entry (an open file: its version must
-    /// outlive the source's).
+    /// from the name the kernel was given it under, in its folder's node: a folder of the source
+    /// is made from its path alone (`MediaTree.sourceFolder(at:)`), any other (in a media folder)
+    /// the same way as this one, or found among the nodes made last. So no name is walked from the
+    /// root: at most the few folders of one media folder, down from it. `hold`s it in the entry (an
+    /// open file: its version must outlive the source's).
     /// - Throws: `TreeError.notFound` for a number the table does not hold; `.stale` where that name
-    ///   now stands for another node (the kernel looks the name up again).
+    ///   now stands for another node (the kernel looks the name up again); whatever making the
+    ///   folder's child throws (`MediaTree.child(named:in:)`).
     func node(_ number: UInt64, hold: Bool = false) throws -> any TreeNode {
         guard let entry = table.entry(number) else { throw TreeError.notFound }
         if let node = entry.node { return node }
@@ -41,11 +46,25 @@ public final class NumberedTree: Sendable {
         case .lookedUp(let folder, let named, _): (parent, name) = (folder, named)
         case .root, .tombstone: throw TreeError.notFound
         }
-        guard parent != number, let child = try tree.child(named: name, in: try node(parent)),
-              child.key.stableHash == entry.keyHash else { throw TreeError.stale }
+        guard parent != number else { throw TreeError.stale }
+        let folder = try entry.sourceFolder.map(sourceFolder(at:)) ?? node(parent)
+        guard let child = try tree.child(named: name, in: folder), child.key.stableHash == entry.keyHash else {
+            throw TreeError.stale
+        }
         if hold { table.hold(child, for: number) }
         remember(child, as: number)
         return child
+    }
+
+    /// The folder of the source at `path`, as it is now; `.stale` where none is there any more,
+    /// as the folder's own node, made from its name in the folder above, would answer.
+    private func sourceFolder(at path: SourcePath) throws -> any TreeNode {
+        guard !path.isRoot else { return tree.root }
+        do {
+            return try tree.current(tree.sourceFolder(at: path))
+        } catch TreeError.notFound {
+            throw TreeError.stale
+        }
     }
 
     private func remember(_ node: any TreeNode, as number: UInt64) {
@@ -58,10 +77,11 @@ public final class NumberedTree: Sendable {
     public func lookup(parent: UInt64, name: Name, reply: @escaping Reply<(attributes: Attributes, generation: UInt64)>) {
         tree.resuming(reply) { [self] reply in
             let folder = try node(parent)
+            let inSourceFolder = MediaTree.isSourceFolder(folder.key)
             tree.lookup(name, in: folder) { [self] result in
                 reply(result.map { child, attributes in
                     var numbered = attributes
-                    numbered.inode = table.enter(child, as: name, in: parent, lookups: 1)
+                    numbered.inode = table.enter(child, as: name, in: parent, parentIsSourceFolder: inSourceFolder, lookups: 1)
                     remember(child, as: numbered.inode)
                     return (numbered, InodeGeneration.of(number: numbered.inode, keyHash: child.key.stableHash))
                 })
@@ -147,12 +167,13 @@ public final class NumberedTree: Sendable {
     }
 
     /// The extended attribute `name` of the node numbered `number`; the root's statistics with the
-    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table.
+    /// table's counts (`inodes`, `listings_kept`), the only attribute that walks the table, and what
+    /// source changes have cost (`ChangeStatistics`).
     public func extendedAttribute(_ name: String, of number: UInt64, reply: @escaping Reply<[UInt8]>) {
         tree.resuming(reply) { [self] reply in
-            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table] in
+            tree.extendedAttribute(name, of: try node(number), extraStatistics: { [table, changeStatistics] in
                 let counts = table.counts
-                return [("inodes", counts.numbers), ("listings_kept", counts.listings)]
+                return [("inodes", counts.numbers), ("listings_kept", counts.listings)] + changeStatistics.fields
             }, reply: reply)
         }
     }

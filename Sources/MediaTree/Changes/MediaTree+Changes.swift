@@ -12,6 +12,13 @@ extension MediaTree {
         NodeKey(kind: SourceFolder.kind, path: path)
     }
 
+    /// The node of the source folder at `path`, made from the path alone (no folder above it is
+    /// made or looked at): the root's for `.root`. Like any node, it is brought up to date before
+    /// use (`current`: `TreeError.notFound` where no folder is there any more).
+    public func sourceFolder(at path: SourcePath) -> any TreeNode {
+        path.isRoot ? root : SourceFolder(path: path, placement: Placement(parent: Self.folderKey(path.parent), name: path.lastName))
+    }
+
     /// The source path a node named `name` in the folder with key `folder` is made from: the
     /// source entry of that name in a source folder; the media file itself in a media folder and
     /// all below it.
