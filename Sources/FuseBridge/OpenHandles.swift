@@ -62,27 +62,18 @@ final class PassedThroughFile: Sendable {
 /// used again has a new generation, so an old number finds nothing), so a lookup is an array index,
 /// not a hash. One table per file system, under a `Mutex`: every readdir looks its folder up here.
 final class OpenHandles: Sendable {
-    private struct Slots: ~Copyable {
-        var objects: [(any AnyObject & Sendable)?] = []
-        var generations: [UInt32] = []
-        var free: [Int] = []
+    private struct Slot {
+        var object: (any AnyObject & Sendable)?
+        var generation: UInt32
     }
 
-    private let slots = Mutex(Slots())
+    private let slots = Mutex(SlotArray<Slot>())
 
     /// Keeps `object` until `release` and puts its number in `info.fh`.
     func store(_ object: any AnyObject & Sendable, in info: UnsafeMutablePointer<fuse_file_info>) {
         info.pointee.fh = slots.withLock { slots in
-            let index: Int
-            if let reused = slots.free.popLast() {
-                index = reused
-                slots.objects[index] = object
-            } else {
-                index = slots.objects.count
-                slots.objects.append(object)
-                slots.generations.append(1)
-            }
-            return UInt64(slots.generations[index]) << 32 | UInt64(index)
+            let index = slots.fill { before in Slot(object: object, generation: before?.generation ?? 1) }
+            return UInt64(slots[index].generation) << 32 | UInt64(index)
         }
     }
 
@@ -91,7 +82,7 @@ final class OpenHandles: Sendable {
         guard let number = info?.pointee.fh, number != 0 else { return nil }
         let (index, generation) = (Int(number & 0xFFFF_FFFF), UInt32(number >> 32))
         let object = slots.withLock { slots -> (any AnyObject & Sendable)? in
-            index < slots.objects.count && slots.generations[index] == generation ? slots.objects[index] : nil
+            index < slots.count && slots[index].generation == generation ? slots[index].object : nil
         }
         return object as? T
     }
@@ -101,12 +92,11 @@ final class OpenHandles: Sendable {
         guard let number = info?.pointee.fh, number != 0 else { return }
         let (index, generation) = (Int(number & 0xFFFF_FFFF), UInt32(number >> 32))
         let object = slots.withLock { slots -> (any AnyObject & Sendable)? in
-            guard index < slots.objects.count && slots.generations[index] == generation else { return nil }
-            let object = slots.objects[index]
-            slots.objects[index] = nil
+            guard index < slots.count && slots[index].generation == generation else { return nil }
+            let object = slots[index].object
             // Never 0, so that no number is 0 (FUSE's "no handle").
-            slots.generations[index] = generation == .max ? 1 : generation + 1
-            slots.free.append(index)
+            slots[index] = Slot(object: nil, generation: generation == .max ? 1 : generation + 1)
+            slots.empty(index)
             return object
         }
         _ = object  // the last reference goes here, outside the lock

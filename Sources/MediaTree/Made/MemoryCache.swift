@@ -17,9 +17,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private struct State {
         var index: [Key: Int] = [:]
-        var slots: [Slot] = []
-        /// Slots emptied by removal, reused before the array grows.
-        var free: [Int] = []
+        var slots = SlotArray<Slot>()
         var newest = -1
         var oldest = -1
         var total = 0
@@ -45,7 +43,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             index[slots[slot].key] = nil
             total -= slots[slot].cost
             slots[slot].value = nil
-            free.append(slot)
+            slots.empty(slot)
         }
     }
 
@@ -80,15 +78,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state.withLock { s in
             if let old = s.index[key] { s.remove(old) }
             while s.total + cost > capacity, s.oldest >= 0 { s.remove(s.oldest) }
-            let entry = Slot(key: key, value: value, cost: cost, newer: -1, older: -1)
-            let slot: Int
-            if let reused = s.free.popLast() {
-                slot = reused
-                s.slots[slot] = entry
-            } else {
-                slot = s.slots.count
-                s.slots.append(entry)
-            }
+            let slot = s.slots.fill { _ in Slot(key: key, value: value, cost: cost, newer: -1, older: -1) }
             s.index[key] = slot
             s.total += cost
             s.linkAsNewest(slot)
