@@ -89,7 +89,9 @@ mkdir "$work/ascii"
 printf '#!/bin/sh\n"%s" "$@" | iconv -f UTF-8 -t ASCII//TRANSLIT\n' "$binary" > "$work/ascii/mediafs"
 chmod 755 "$work/ascii/mediafs"
 "$manual_tool" "$work/ascii/mediafs" --date "$day" --output-directory "$work"
-gzip -9n < "$work/mediafs.1" > "$stage/usr/share/man/man1/mediafs.1.gz"
+# A blank line between the help's paragraphs is an empty input line to groff (lintian warns):
+# mdoc's paragraph macro instead, and a table's lines (the exit statuses) kept as they are shown.
+sed -e 's/^$/.Pp/' -e 's/^ \{1,\}\([0-9]\{1,3\}\)  /.br\n\1  /' "$work/mediafs.1" | gzip -9n > "$stage/usr/share/man/man1/mediafs.1.gz"
 sed -e "s/@DATE@/$day/" -e "s/@VERSION@/$version/" "$root/packaging/mount.fuse.mediafs.8" \
   | gzip -9n > "$stage/usr/share/man/man8/mount.fuse.mediafs.8.gz"
 
