@@ -9,6 +9,23 @@ import Testing
 @Suite struct OnceTests {
     struct Failure: Error {}
 
+    /// A cell whose value (`value`) is being worked out on a thread of its own, held there until
+    /// `finish` is signalled; `worked` is signalled once that thread is done.
+    private func workedOutElsewhere(_ value: Int) -> (cell: Once<Int>, finish: DispatchSemaphore, worked: DispatchSemaphore) {
+        let cell = Once<Int>(readsFiles: false)
+        let (inWork, finish, worked) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            _ = try? cell.value {
+                inWork.signal()
+                finish.wait()
+                return value
+            }
+            worked.signal()
+        }
+        inWork.wait()
+        return (cell, finish, worked)
+    }
+
     @Test func aValueIsWorkedOutOnceAndKept() throws {
         let cell = Once<Int>(readsFiles: false)
         let runs = Atomic(0)
@@ -20,19 +37,7 @@ import Testing
     }
 
     @Test func anAskerWhileItIsWorkedOutIsToldToComeBack() throws {
-        let cell = Once<Int>(readsFiles: false)
-        let inWork = DispatchSemaphore(value: 0)
-        let finish = DispatchSemaphore(value: 0)
-        let worked = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? cell.value {
-                inWork.signal()
-                finish.wait()
-                return 42
-            }
-            worked.signal()
-        }
-        inWork.wait()
+        let (cell, finish, worked) = workedOutElsewhere(42)
         let resumed = DispatchSemaphore(value: 0)
         do {
             _ = try cell.value { Issue.record("worked out twice"); return 0 }
@@ -58,17 +63,8 @@ import Testing
     /// with the value, not the `Pending`.
     @Test func resumingRunsTheRequestAgain() throws {
         let fixture = try TreeFixture(files: [])
-        let cell = Once<Int>(readsFiles: false)
-        let inWork = DispatchSemaphore(value: 0)
-        let finish = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? cell.value {
-                inWork.signal()
-                finish.wait()
-                return 3
-            }
-        }
-        inWork.wait()
+        let (cell, finish, worked) = workedOutElsewhere(3)
+        defer { worked.wait() }
         let runs = Atomic(0)
         let answer = Mutex<Result<Int, Error>?>(nil)
         let answered = DispatchSemaphore(value: 0)

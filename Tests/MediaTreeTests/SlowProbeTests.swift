@@ -79,6 +79,21 @@ import TestSupport
         return (result.withLock { $0 }, Date().timeIntervalSince(start))
     }
 
+    /// Gives `a-stalled-film.webm` of `source` a new version (settled) and looks it up on a thread
+    /// of its own, where its probe stalls (`media`), once that probe is under way; signalled when
+    /// the lookup is answered.
+    private func lookUpNewVersionStalling(_ media: StallingService, numbered: NumberedTree, source: URL) throws -> DispatchSemaphore {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
+                                              ofItemAtPath: source.appendingPathComponent("a-stalled-film.webm").path)
+        media.stallAgain()
+        let answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm") { _ in answered.signal() }
+        }
+        #expect(media.waitUntil(seconds: 60) { $0.stalled == 1 }, "\(media.progress)")
+        return answered
+    }
+
     /// What libfuse's thread does at an `opendir` (`listingAtOnce`) of a media folder whose node must
     /// be made from a probe another thread has under way: it does not wait for that probe, and
     /// leaves the request to a worker (nil), which lists it once the probe is done.
@@ -90,17 +105,8 @@ import TestSupport
             tree.close()
             try? FileManager.default.removeItem(at: source)
         }
-        // A new version (settled), whose probe stalls on another thread.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
-                                              ofItemAtPath: source.appendingPathComponent("a-stalled-film.webm").path)
-        media.stallAgain()
-        let lookedUp = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm")
-            lookedUp.signal()
-        }
+        let lookedUp = try lookUpNewVersionStalling(media, numbered: numbered, source: source)
         defer { lookedUp.wait() }
-        #expect(media.waitUntil(seconds: 60) { $0.stalled == 1 }, "\(media.progress)")
 
         let atOnce = timed(within: 20) { numbered.listingAtOnce(number).map { _ in "listed" } ?? "handed to a worker" }
         media.release()
@@ -120,14 +126,7 @@ import TestSupport
             tree.close()
             try? FileManager.default.removeItem(at: source)
         }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)],
-                                              ofItemAtPath: source.appendingPathComponent("a-stalled-film.webm").path)
-        media.stallAgain()
-        let first = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {  // its probe stalls on this thread
-            numbered.lookup(parent: NodeKey.rootNumber, name: "a-stalled-film.webm") { _ in first.signal() }
-        }
-        #expect(media.waitUntil(seconds: 60) { $0.stalled == 1 }, "\(media.progress)")
+        let first = try lookUpNewVersionStalling(media, numbered: numbered, source: source)
 
         let answers = Mutex<[String]>([])
         let answered = DispatchSemaphore(value: 0)
