@@ -51,4 +51,16 @@ extension ForwardingMediaService {
     public func storyboardFrames(of file: MediaFile, storyboard: StoryboardLayout, frames: Range<Int>) throws -> [[UInt8]] {
         try base.storyboardFrames(of: file, storyboard: storyboard, frames: frames)
     }
+
+    public func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList {
+        try base.scenes(of: file, request: request)
+    }
+
+    public func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio? {
+        try base.episodeAudio(of: file, request: request)
+    }
+
+    public func sharedSegments(of episodes: [SeasonEpisode], request: AnalysisRequest) throws -> [[MediaSegment]] {
+        try base.sharedSegments(of: episodes, request: request)
+    }
 }

@@ -92,6 +92,34 @@ public protocol MediaService: Sendable {
     /// (`BIFLayout(frames:)`, `BIFLayout.file(images:)`). Safe to call from many threads.
     /// - Throws: `MediaError`, as `storyboardSheet(of:request:sheet:)`.
     func storyboardFrames(of file: MediaFile, storyboard: StoryboardLayout, frames: Range<Int>) throws -> [[UInt8]]
+
+    /// Every hard cut of `file`'s video (its first video stream that moves), each to the frame.
+    /// Reads what it needs (the keyframes, the groups of pictures holding a cut) and checks every
+    /// read: a fault fails the whole list, never a list with cuts missing.
+    /// - Throws: `MediaError`: `.noVideoStream`, `.unreadable`, `.damaged`, `.timedOut`, `.notMedia`.
+    func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList
+
+    /// The fingerprints `sharedSegments(of:request:)` compares episodes by, of `file`'s first audio
+    /// stream; nil where it has none.
+    /// - Throws: `MediaError`, as `scenes(of:request:)`.
+    func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio?
+
+    /// The intro and the credits each of `episodes` (two or more of one season) shares with the
+    /// others, per episode in their order (empty where it shares none). May read the files again
+    /// near where a shared stretch starts and ends, to place its ends.
+    /// - Throws: `MediaError` where a file cannot be read.
+    func sharedSegments(of episodes: [SeasonEpisode], request: AnalysisRequest) throws -> [[MediaSegment]]
+}
+
+/// An episode as `MediaService.sharedSegments(of:request:)` compares it: its file and its audio's fingerprints.
+public struct SeasonEpisode: Codable, Sendable, Hashable {
+    public var file: MediaFile
+    public var audio: EpisodeAudio
+
+    public init(file: MediaFile, audio: EpisodeAudio) {
+        self.file = file
+        self.audio = audio
+    }
 }
 
 /// Which version of which file: work kept for a file (an open decoder, say) is reused only for the
@@ -196,5 +224,16 @@ public struct LocalMediaService: MediaService {
 
     public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
         try storyboards.contactSheet(of: file, request: request, format: format)
+    }
+    public func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList {
+        throw MediaError.unsupported(reason: "scene detection is being written")
+    }
+
+    public func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio? {
+        throw MediaError.unsupported(reason: "audio fingerprints are being written")
+    }
+
+    public func sharedSegments(of episodes: [SeasonEpisode], request: AnalysisRequest) throws -> [[MediaSegment]] {
+        throw MediaError.unsupported(reason: "shared segments are being written")
     }
 }

@@ -1,0 +1,31 @@
+/// What an episode's audio is compared by (Chromaprint's raw fingerprints): its first quarter (at
+/// most ten minutes) and its end, where a season's intro and credits are.
+public struct EpisodeAudio: Codable, Hashable, Sendable {
+    /// The fingerprint of the opening window, from the first frame.
+    public var head: AudioFingerprint
+    /// The fingerprint of the closing window.
+    public var tail: AudioFingerprint
+    /// The episode's length in seconds (the clock of `SceneCut.seconds`).
+    public var duration: Double
+
+    public init(head: AudioFingerprint, tail: AudioFingerprint, duration: Double) {
+        self.head = head
+        self.tail = tail
+        self.duration = duration
+    }
+}
+
+/// Chromaprint's raw fingerprint of a stretch of audio: one 32-bit item every `itemSeconds`.
+public struct AudioFingerprint: Codable, Hashable, Sendable {
+    /// Seconds from the video's first frame to the stretch's start.
+    public var start: Double
+    /// Seconds between items.
+    public var itemSeconds: Double
+    public var items: [UInt32]
+
+    public init(start: Double, itemSeconds: Double, items: [UInt32]) {
+        self.start = start
+        self.itemSeconds = itemSeconds
+        self.items = items
+    }
+}

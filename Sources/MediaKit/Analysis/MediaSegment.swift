@@ -1,0 +1,28 @@
+/// A stretch of a film a player may skip: an intro or the credits, with how it was found.
+public struct MediaSegment: Codable, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
+        case intro, credits
+    }
+
+    /// How a segment was found.
+    public enum Method: String, Codable, Hashable, Sendable {
+        /// Its audio is heard in other episodes of the same season at the same place.
+        case sharedAudio = "shared-audio"
+    }
+
+    public var kind: Kind
+    /// Seconds from the video's first frame (as `SceneCut.seconds`).
+    public var start: Double
+    public var end: Double
+    public var foundBy: Method
+    /// How many other episodes share it.
+    public var sharedWith: Int
+
+    public init(kind: Kind, start: Double, end: Double, foundBy: Method, sharedWith: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.foundBy = foundBy
+        self.sharedWith = sharedWith
+    }
+}
