@@ -34,6 +34,7 @@ public enum ErrnoMapping {
         case .timedOut: return ETIMEDOUT
         // The file is no longer the version asked for: the kernel looks the name up again.
         case .sourceChanged: return ESTALE
+        case .cancelled: return ECANCELED
         // The source itself refused (gone, or not ours to read): said as it was said to us.
         case .io(_, let code): return [ENOENT, EACCES, EPERM].contains(code) ? code : EIO
         }

@@ -84,7 +84,10 @@ extension FuseFileSystem {
         if let descriptor = handle.content.spliceDescriptor {
             return request.reply(descriptor: descriptor, size: size, offset: offset)
         }
+        let activity = tree.activity
+        activity.begin()
         handle.content.read(offset: Int64(offset), count: size) { result in
+            activity.end()
             switch result {
             case .success(let bytes): bytes.withUnsafeBytes { request.reply(bytes: $0) }
             case .failure(let error): request.fail(error, "read")

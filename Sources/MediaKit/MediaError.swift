@@ -35,6 +35,8 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
     case trackUnavailable(stream: Int, reason: String)
     /// An output file could not be made, written or renamed; `reason` is the system's message.
     case output(path: String, reason: String)
+    /// The caller stopped the work (an analysis at unmount: `AnalysisRequest.pause`).
+    case cancelled(reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,7 @@ public enum MediaError: Error, Sendable, Equatable, Codable, CustomStringConvert
         case .sourceChanged(let reason): return "the file changed: \(reason)"
         case .trackUnavailable(let stream, let reason): return "no track from stream \(stream): \(reason)"
         case .output(let path, let reason): return "cannot write \(path): \(reason)"
+        case .cancelled(let reason): return "stopped: \(reason)"
         }
     }
 }
@@ -61,7 +64,7 @@ extension MediaError {
     /// are what they are: damaged, not media) may be.
     public var mayPass: Bool {
         switch self {
-        case .timedOut, .io, .sourceChanged: return true
+        case .timedOut, .io, .sourceChanged, .cancelled: return true
         case .unreadable(let fault): return fault.mayPass
         default: return false
         }

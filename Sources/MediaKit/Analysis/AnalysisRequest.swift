@@ -3,14 +3,15 @@ public struct AnalysisRequest: Sendable {
     /// Decoding threads: one in the background, the processors in `mediafs warm`.
     public var threads: Int
     /// Called between units of work (a group of pictures, a second of audio); the background
-    /// worker waits there while reads are being served, so that it yields to them.
-    public var pause: @Sendable () -> Void
+    /// worker waits there while reads are being served, so that it yields to them. Throws
+    /// (`MediaError.cancelled`) where the work is to stop: the analysis then fails with it.
+    public var pause: @Sendable () throws -> Void
     /// Called now and then with the share of the work done, 0 to 1 (`mediafs warm`'s progress).
     public var progress: @Sendable (Double) -> Void
     /// Seconds the whole analysis may take before it fails with `MediaError.timedOut`.
     public var timeout: Double
 
-    public init(threads: Int = 1, timeout: Double = 3_600, pause: @escaping @Sendable () -> Void = {},
+    public init(threads: Int = 1, timeout: Double = 3_600, pause: @escaping @Sendable () throws -> Void = {},
                 progress: @escaping @Sendable (Double) -> Void = { _ in }) {
         self.threads = threads
         self.timeout = timeout

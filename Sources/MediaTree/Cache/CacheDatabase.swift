@@ -15,7 +15,7 @@ import Synchronization
 /// there; a rollback journal takes the file system's locks, which NFS and SMB carry to the server.
 public final class CacheDatabase: Sendable {
     /// Bumped whenever a table changes: an older or newer database is dropped and made anew.
-    static let schemaVersion = 4
+    static let schemaVersion = 5
     static let fileName = "probes.sqlite"
     /// What mediafs keeps in the cache folder: the database, the files SQLite makes beside it, and
     /// the disk cache's folders.
@@ -91,6 +91,18 @@ public final class CacheDatabase: Sendable {
     private static func makeTables(_ db: Database) throws {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         guard version != schemaVersion else { return }
+        if version == 4 {
+            // Schema 5 adds the analysis's columns; what the cache holds stays.
+            for column in ["analysis", "audio"] {
+                try db.execute(sql: """
+                    ALTER TABLE version ADD COLUMN \(column) BLOB;
+                    ALTER TABLE version ADD COLUMN \(column)_kind TEXT;
+                    ALTER TABLE version ADD COLUMN \(column)_sum INTEGER;
+                    """)
+            }
+            try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+            return
+        }
         for table in ["probe", "version", "file", "counter"] { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
         try db.execute(sql: ProbeDatabase.tableSQL)
         try db.execute(sql: """

@@ -11,6 +11,8 @@ extension ProbeDatabase {
             probe BLOB, probe_kind TEXT, probe_sum INTEGER,
             chapters BLOB, chapters_kind TEXT, chapters_sum INTEGER,
             listing BLOB, listing_kind TEXT, listing_sum INTEGER,
+            analysis BLOB, analysis_kind TEXT, analysis_sum INTEGER,
+            audio BLOB, audio_kind TEXT, audio_sum INTEGER,
             stored_at INTEGER NOT NULL,
             PRIMARY KEY (device, inode, size, mtime_ns)
         ) WITHOUT ROWID;

@@ -27,6 +27,10 @@ public final class ProbeDatabase: Sendable {
     public static let fingerprint = "mediainfo-5"
     /// Changes whenever the chapter readers change what they record.
     static let chaptersKind = "chapters-1"
+    /// Changes whenever the scene detector or the season comparison change what they find.
+    static let analysisKind = "analysis-1"
+    /// Changes whenever the audio fingerprints change.
+    static let audioKind = "audio-1"
 
     let database: CacheDatabase
     /// Values stored and not yet written, by version.
@@ -40,6 +44,8 @@ public final class ProbeDatabase: Sendable {
     /// The facts of a row, each a column with its kind and checksum.
     enum Fact: String, CaseIterable, Sendable {
         case probe, chapters, listing
+        /// What the analysis found (`VersionAnalysis`), and an episode's audio fingerprints.
+        case analysis, audio
     }
 
     /// A value waiting to be written: encoded when it is (listing facts grow meanwhile).
@@ -47,6 +53,8 @@ public final class ProbeDatabase: Sendable {
         case probe(Kept)
         case chapters(ChapterList)
         case listing(ListingFacts, kind: String)
+        case analysis(VersionAnalysis)
+        case audio(EpisodeAudio)
     }
 
     public init(database: CacheDatabase) {
@@ -68,6 +76,8 @@ public final class ProbeDatabase: Sendable {
         var probeBytes = 0
         var chapters: ChapterList?
         var listing: ListingFacts.Stored?
+        var analysis: VersionAnalysis?
+        var audio: EpisodeAudio?
     }
 
     /// The kept probe of the file at `identity`, or nil (not kept, or the database cannot be read).
@@ -79,7 +89,8 @@ public final class ProbeDatabase: Sendable {
     func stored(_ identity: FileIdentity, listingKind: String) -> Stored {
         var stored = Stored()
         let decoder = JSONDecoder()
-        let kinds: [Fact: String] = [.probe: Self.fingerprint, .chapters: Self.chaptersKind, .listing: listingKind]
+        let kinds: [Fact: String] = [.probe: Self.fingerprint, .chapters: Self.chaptersKind, .listing: listingKind,
+                                     .analysis: Self.analysisKind, .audio: Self.audioKind]
         for (fact, data) in values(of: identity, kinds: kinds) {
             switch fact {
             case .probe:
@@ -87,6 +98,8 @@ public final class ProbeDatabase: Sendable {
                 stored.probeBytes = data.count
             case .chapters: stored.chapters = try? decoder.decode(ChapterList.self, from: data)
             case .listing: stored.listing = try? decoder.decode(ListingFacts.Stored.self, from: data)
+            case .analysis: stored.analysis = try? decoder.decode(VersionAnalysis.self, from: data)
+            case .audio: stored.audio = try? decoder.decode(EpisodeAudio.self, from: data)
             }
         }
         for (fact, waiting) in pending.withLock({ $0[identity] ?? [:] }) {
@@ -94,6 +107,8 @@ public final class ProbeDatabase: Sendable {
             case .probe(let kept) where fact == .probe: stored.probe = kept
             case .chapters(let list): stored.chapters = list
             case .listing(let facts, let kind) where kind == listingKind: stored.listing = facts.snapshot
+            case .analysis(let analysis): stored.analysis = analysis
+            case .audio(let audio): stored.audio = audio
             default: break
             }
         }
@@ -110,6 +125,12 @@ public final class ProbeDatabase: Sendable {
     func store(listing facts: ListingFacts, kind: String, for identity: FileIdentity) {
         store(.listing(facts, kind: kind), as: .listing, for: identity)
     }
+
+    /// Keeps what the analysis of the file at `identity` found.
+    func store(analysis: VersionAnalysis, for identity: FileIdentity) { store(.analysis(analysis), as: .analysis, for: identity) }
+
+    /// Keeps the audio fingerprints of the episode at `identity`.
+    func store(audio: EpisodeAudio, for identity: FileIdentity) { store(.audio(audio), as: .audio, for: identity) }
 
     /// Adds `value` to the batch, written with the others of its batch. Errors are dropped: the
     /// cache is an optimisation.
@@ -147,6 +168,8 @@ public final class ProbeDatabase: Sendable {
                     case .probe(let kept): encoded = (Self.fingerprint, try? encoder.encode(StoredProbe(kept)))
                     case .chapters(let list): encoded = (Self.chaptersKind, try? encoder.encode(list))
                     case .listing(let facts, let kind): encoded = (kind, try? encoder.encode(facts.snapshot))
+                    case .analysis(let analysis): encoded = (Self.analysisKind, try? encoder.encode(analysis))
+                    case .audio(let audio): encoded = (Self.audioKind, try? encoder.encode(audio))
                     }
                     guard let data = encoded.data else { continue }
                     try Self.write(db, fact, of: identity, kind: encoded.kind, data: data, at: now)

@@ -6,6 +6,7 @@ extension MediaTree {
     /// Without inotify (no instance could be made), logs a warning: changes are then seen within
     /// the kernel's cache time only, through the tree's checks of the source on every request.
     public func watchSource(reportingTo sink: any SourceChangeSink) {
+        changeSink.withLock { $0 = sink }
         do {
             let watcher = try SourceWatcher(root: resolvedRoot, logger: logger) { [logger] changes in
                 logger.debug("source changed: \(changes.everything ? "everything" : "\(changes.paths.sorted())")")

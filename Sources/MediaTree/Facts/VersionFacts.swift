@@ -1,3 +1,4 @@
+import Foundation
 import MediaKit
 import Synchronization
 
@@ -35,6 +36,15 @@ final class VersionFacts: Sendable {
     private let sidecarNames = Mutex<[Int: SidecarSubtitles]>([:])
     /// The lengths of its documents, by document and the name they hold.
     private let documentSizes = Mutex<[DocumentRecipe: Int]>([:])
+    /// What the analysis found: nil until it has run here or in an earlier mount.
+    private let analysisFound: Mutex<VersionAnalysis?>
+    /// Its `stamp`, read on every request (`MediaVersion.analysisLanded`) without the lock.
+    private let analysisStampNow = Atomic<UInt64>(0)
+    /// An episode's audio fingerprints, for its season's comparisons (also kept in the probe
+    /// database); nil for a film, or until they are made.
+    let audio: Mutex<EpisodeAudio?>
+    /// Held while the version is analysed, so that the background worker and `warm` do not both.
+    let analysing = NSLock()
 
     struct ArtworkKey: Hashable, Sendable {
         var chapter: Int
@@ -43,11 +53,35 @@ final class VersionFacts: Sendable {
 
     /// A record of `info`, with what the probe database kept of its listing (`listing`) and its
     /// chapters (`chapters`: known, or to be read from the file).
-    init(identity: FileIdentity, info: MediaInfo, listing: ListingFacts, chapters: ChapterListing?? = nil) {
+    init(identity: FileIdentity, info: MediaInfo, listing: ListingFacts, chapters: ChapterListing?? = nil,
+         analysis: VersionAnalysis? = nil, audio: EpisodeAudio? = nil) {
         self.identity = identity
         self.info = info
         self.listing = listing
         self.chapters = chapters.map { Once($0) } ?? Once(readsFiles: true)
+        analysisFound = Mutex(analysis)
+        analysisStampNow.store(analysis?.stamp ?? 0, ordering: .relaxed)
+        self.audio = Mutex(audio)
+    }
+
+    /// The stamp of what the analysis found (`VersionAnalysis.stamp`), zero for nothing.
+    var analysisStamp: UInt64 { analysisStampNow.load(ordering: .acquiring) }
+
+    /// What the analysis found, where it has run.
+    var analysis: VersionAnalysis? { analysisFound.withLock { $0 } }
+
+    /// Changes what the analysis found (the caller writes it to the probe database and tells the
+    /// kernel), as one step: the analysis of its scenes and a comparison of its season may land at
+    /// once. Returns what it was and what it is now.
+    func changeAnalysis(_ change: (inout VersionAnalysis) -> Void) -> (before: VersionAnalysis?, after: VersionAnalysis) {
+        analysisFound.withLock { found in
+            let before = found
+            var after = found ?? VersionAnalysis()
+            change(&after)
+            found = after
+            analysisStampNow.store(after.stamp, ordering: .releasing)
+            return (before, after)
+        }
     }
 
     /// The cell of chapter `chapter`'s artwork plan in `format`.
@@ -79,7 +113,8 @@ final class VersionFacts: Sendable {
     /// What the record is taken to cost in memory: its probe and chapters as stored (their JSON
     /// lengths: `ProbeDatabase`'s rows), a share for each stream and chapter, and a base for the
     /// rest. An estimate that errs high: the bound of `VersionRecords` is counted in the daemon's.
-    static func estimatedBytes(info: MediaInfo, storedBytes: Int) -> Int {
-        1_024 + 2 * storedBytes + 512 * (info.streams.count + info.chapters.count)
+    static func estimatedBytes(info: MediaInfo, storedBytes: Int, analysis: VersionAnalysis? = nil, audio: EpisodeAudio? = nil) -> Int {
+        1_024 + 2 * storedBytes + 512 * (info.streams.count + info.chapters.count) + (analysis?.estimatedBytes ?? 0)
+            + 4 * ((audio?.head.items.count ?? 0) + (audio?.tail.items.count ?? 0))
     }
 }

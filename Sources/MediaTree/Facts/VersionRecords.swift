@@ -50,6 +50,14 @@ final class VersionRecords: Sendable {
         return record
     }
 
+    /// Counts the record of `identity` at `bytes` more than before (an analysis landed in it).
+    func grow(_ identity: FileIdentity, by bytes: Int) {
+        adding.withLock { _ in
+            guard let cell = cells.value(for: identity), let cost = cells.cost(of: identity) else { return }
+            cells.insert(cell, cost: cost + bytes, for: identity)
+        }
+    }
+
     /// What the cache holds: records and their bytes.
     var usage: (entries: Int, bytes: Int) {
         let statistics = cells.statistics

@@ -85,6 +85,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// What the value kept for `key` is counted at; nil where none is kept.
+    public func cost(of key: Key) -> Int? {
+        state.withLock { s in s.index[key].map { s.slots[$0].cost } }
+    }
+
     /// Drops the value kept for `key`, if any.
     public func remove(_ key: Key) {
         state.withLock { s in

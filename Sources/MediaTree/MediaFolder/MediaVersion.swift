@@ -9,6 +9,9 @@ final class MediaVersion: Sendable {
     let path: SourcePath
     let stat: SourceStat
     let facts: VersionFacts
+    /// What the analysis had found when this version was made (`facts.analysis` then): what this
+    /// version's entries show of it.
+    let analysis: VersionAnalysis?
     /// The absolute path, for the media layer and for log lines.
     let shownAs: AbsolutePath
 
@@ -24,6 +27,10 @@ final class MediaVersion: Sendable {
         self.stat = stat
         self.facts = facts
         self.shownAs = shownAs
+        let analysis = facts.analysis
+        self.analysis = analysis
+        let shown = analysis?.stamp ?? 0
+        analysisStamp = shown
         let identity = stat.identity
         stamp = StableHasher.hash { hasher in
             hasher.add(identity.device)
@@ -32,8 +39,16 @@ final class MediaVersion: Sendable {
             hasher.add(identity.modificationNanoseconds)
             hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
             hasher.add(UInt64(stat.gid))
+            // What an analysis found renews every made file; nothing found keeps the numbers.
+            if shown != 0 { hasher.add(shown) }
         }
     }
+
+    /// Whether an analysis landed in the record since this version was made (it is then made again).
+    var analysisLanded: Bool { facts.analysisStamp != analysisStamp }
+
+    /// The stamp of what this version shows of the analysis (zero for nothing).
+    let analysisStamp: UInt64
 
     var identity: FileIdentity { stat.identity }
 

@@ -44,13 +44,14 @@ extension MediaTree {
     }
 
     /// The version of a media file as the source is now: `known` itself when it has not changed,
-    /// a new version with the same record when only its owner, group or mode did, else the new
+    /// a new version with the same record when only its owner, group or mode did or an analysis
+    /// landed in its record (`MediaVersion.analysisLanded`), else the new
     /// version (probed).
     /// - Throws: `TreeError.notFound` where the file is gone or no longer shown as media; `Pending`,
     ///   `AtOnce.GaveUp`.
     func currentVersion(of known: MediaVersion) throws -> MediaVersion {
         guard let stat = sourceStat(known.path) else { throw TreeError.notFound }
-        if stat.isSameVersion(as: known.stat) { return known }
+        if stat.isSameVersion(as: known.stat) && !known.analysisLanded { return known }
         if stat.identity == known.identity {
             return MediaVersion(path: known.path, stat: stat, facts: known.facts, shownAs: known.shownAs)
         }
@@ -79,8 +80,10 @@ extension MediaTree {
         func record(_ info: MediaInfo) -> (probed: VersionRecords.Probed, bytes: Int) {
             let chapters = stored.chapters.map { ChapterListing(list: $0, preferred: settings.preferredLanguages) }
             let facts = VersionFacts(identity: identity, info: info, listing: ListingFacts(stored.listing ?? .init()),
-                                     chapters: chapters)
-            return (.success(facts), VersionFacts.estimatedBytes(info: info, storedBytes: stored.probeBytes))
+                                     chapters: chapters, analysis: stored.analysis, audio: stored.audio)
+            analysisQueue.consider(path, identity: identity)
+            return (.success(facts), VersionFacts.estimatedBytes(info: info, storedBytes: stored.probeBytes,
+                                                                 analysis: stored.analysis, audio: stored.audio))
         }
         switch stored.probe {
         case .info(let info):

@@ -37,6 +37,11 @@ extension MediaTree {
             ("tracks_made", statistics.tracksMade.load(ordering: .relaxed)),
             ("track_failures", statistics.trackFailures.load(ordering: .relaxed)),
             ("track_files_damaged", statistics.trackFilesDamaged.load(ordering: .relaxed)),
+            ("scene_analyses", statistics.sceneAnalyses.load(ordering: .relaxed)),
+            ("audio_fingerprints", statistics.audioFingerprints.load(ordering: .relaxed)),
+            ("season_comparisons", statistics.seasonComparisons.load(ordering: .relaxed)),
+            ("analyses_landed", statistics.analysesLanded.load(ordering: .relaxed)),
+            ("analyses_waiting", analysisQueue.waiting),
         ] + extra
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

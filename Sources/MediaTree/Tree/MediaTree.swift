@@ -49,6 +49,12 @@ public final class MediaTree: Sendable {
     let serverFolderNames = MemoryCache<SourcePath, FolderNames>(capacity: FolderNames.keptNames)
     /// The watcher of source changes, once `watchSource(reportingTo:)` started it.
     let watching = Mutex<SourceWatcher?>(nil)
+    /// Where source changes are reported (`watchSource(reportingTo:)`), and what an analysis
+    /// changed in what a version shows.
+    let changeSink = Mutex<(any SourceChangeSink)?>(nil)
+    /// The background analysis (`--analysis background`), and the requests it yields to.
+    let analysisQueue: AnalysisQueue
+    public let activity = RequestActivity()
 
     public init(sourceRoot: String, media: MediaService, logger: Logger, settings: TreeSettings = TreeSettings()) {
         var rootPath = sourceRoot
@@ -75,12 +81,15 @@ public final class MediaTree: Sendable {
                               counters: { [statistics] in statistics.counters(of: $0.kind) },
                               pack: { $0.packed() }, unpack: { try $0.unpacked() })
         tracks = TrackStore(settings: settings, diskCache: diskCache, logger: logger, statistics: statistics)
+        analysisQueue = AnalysisQueue(enabled: settings.analysis == .background)
+        analysisQueue.start { [weak self] job in self?.analyseInBackground(job) }
     }
 
     /// Stops watching the source and removes what the tree keeps only for this mount (a private
     /// track folder under /tmp, made when the cache folder could not be written). Call once, at unmount.
     public func close() {
         stopWatching()
+        analysisQueue.stop()
         tracks.close()
     }
 

@@ -38,6 +38,10 @@ public struct TreeSettings: Sendable {
     /// Bytes the records of the versions of media files may take in memory (`VersionRecords`):
     /// their probes, chapters, plans and listing facts.
     public var versionFactsBytes = 96 << 20
+    /// Whether media files are analysed in the background as the mount meets them (scenes,
+    /// intros, credits), or only when asked (`user.mediafs.analysis`, `mediafs warm`)
+    /// (`--analysis`; the CLI's default is `.background`).
+    public var analysis: AnalysisMode = .onDemand
 
     public init() {}
 
@@ -58,4 +62,12 @@ public struct TreeSettings: Sendable {
     var listedSizes: ListedSizes {
         ListedSizes(imageFormat: imageFormat, preferredLanguages: preferredLanguages, thumbs: thumbs, storyboard: storyboard)
     }
+}
+
+/// When media files are analysed (`TreeSettings.analysis`).
+public enum AnalysisMode: String, Sendable, CaseIterable {
+    /// As the mount meets them, one at a time, at idle priority.
+    case background
+    /// Only when asked: `user.mediafs.analysis` of a media folder (or film), `mediafs warm`.
+    case onDemand = "on-demand"
 }

@@ -13,6 +13,14 @@ public final class TreeStatistics: Sendable {
     public let thumbnailNameParses = Atomic<Int>(0)
     /// Chapter lists read (one per version of a media file whose folder was listed or looked into).
     let chapterListsRead = Atomic<Int>(0)
+    /// Versions whose scenes were looked for (a remount looks for none it found before).
+    let sceneAnalyses = Atomic<Int>(0)
+    /// Episodes whose audio was fingerprinted.
+    let audioFingerprints = Atomic<Int>(0)
+    /// Seasons whose episodes were compared.
+    let seasonComparisons = Atomic<Int>(0)
+    /// Analyses that changed what a version shows (the kernel was told).
+    let analysesLanded = Atomic<Int>(0)
     /// What was made, found on disk or failed, per kind of made thing.
     private let made: [MadeKind: MadeCounters]
     /// The kinds, in the order `user.mediafs.stats` shows them.

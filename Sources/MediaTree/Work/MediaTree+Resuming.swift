@@ -9,9 +9,19 @@ extension MediaTree {
     /// else reaches `reply`.
     public func resuming<Value>(_ reply: @escaping Reply<Value>,
                                 _ body: @escaping @Sendable (_ reply: @escaping Reply<Value>) throws -> Void) {
+        // Counted from the request's start to its answer, which the background analysis yields to.
+        activity.begin()
+        runAgainWhenReady({ [activity] result in
+            activity.end()
+            reply(result)
+        }, body)
+    }
+
+    private func runAgainWhenReady<Value>(_ reply: @escaping Reply<Value>,
+                                          _ body: @escaping @Sendable (_ reply: @escaping Reply<Value>) throws -> Void) {
         let again: @Sendable (Pending) -> Void = { [self] pending in
             pending.whenReady { [self] in
-                DispatchQueue.global(qos: .userInitiated).async { self.resuming(reply, body) }
+                DispatchQueue.global(qos: .userInitiated).async { self.runAgainWhenReady(reply, body) }
             }
         }
         do {

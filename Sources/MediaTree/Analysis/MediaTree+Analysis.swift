@@ -1,0 +1,144 @@
+import Foundation
+import MediaKit
+
+/// The analysis of versions of media files: their scenes, and the intro and credits a season's
+/// episodes share. Run once per version, in the background (`AnalysisQueue`) or when asked
+/// (`user.mediafs.analysis`, which `mediafs warm` reads); what it finds lands in the version's
+/// record and row (`VersionAnalysis`), and the kernel is told, as of a source change, to ask again
+/// for what shows it.
+extension MediaTree {
+    /// Where an analysis runs: on the background thread (one decoding thread, yielding to
+    /// requests) or for a request (every processor).
+    enum AnalysisRun: Sendable {
+        case background, foreground
+    }
+
+    /// Analyses the version at `path` with record `facts` where it has not been: its scenes, and
+    /// for an episode its audio's fingerprints and the comparison of its season (with the other
+    /// episodes' fingerprints; in the foreground, those not made yet are made). Returns what is
+    /// known now.
+    /// - Throws: `MediaError` where a read failed in a way that may pass or the work was stopped:
+    ///   nothing of the failed part is kept.
+    func analyse(_ path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> VersionAnalysis {
+        facts.analysing.lock()
+        defer { facts.analysing.unlock() }
+        if facts.analysis?.analysedScenes != true {
+            let scenes = try scenes(of: path, facts: facts, run: run)
+            land(of: facts, at: path) { analysis in
+                analysis.scenes = scenes
+                analysis.analysedScenes = true
+            }
+        }
+        if let season = SeasonEpisodes.episodes(beside: path, in: self) {
+            try compare(season, for: path, facts: facts, run: run)
+        }
+        return facts.analysis ?? VersionAnalysis()
+    }
+
+    /// Runs the job the background queue gives: the version, if it is still what it was when
+    /// queued. What fails is logged and tried again at the next mount (or `warm`).
+    func analyseInBackground(_ job: AnalysisQueue.Job) {
+        guard let stat = sourceStat(job.path), stat.identity == job.identity,
+              let facts = try? facts(at: job.path, stat: stat) else { return }
+        do {
+            _ = try analyse(job.path, facts: facts, run: .background)
+        } catch MediaError.cancelled {
+            return
+        } catch {
+            logger.info("analysis of \(absolute(job.path)) failed, to be tried again: \(error)")
+        }
+    }
+
+    /// The request an analysis makes of the media service.
+    func analysisRequest(_ run: AnalysisRun) -> AnalysisRequest {
+        switch run {
+        case .background:
+            return AnalysisRequest(threads: 1) { [activity, analysisQueue] in
+                try activity.waitForQuiet { try analysisQueue.checkStopping() }
+            }
+        case .foreground:
+            return AnalysisRequest(threads: settings.generationThreads) { [analysisQueue] in try analysisQueue.checkStopping() }
+        }
+    }
+
+    /// The hard cuts of the version; nil where it has no video that moves, or where its video
+    /// cannot be read for good (damaged: logged, and kept as nothing found).
+    private func scenes(of path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> SceneList? {
+        guard Thumbnails.stream(of: facts.info) != nil else { return nil }
+        TreeStatistics.count(statistics.sceneAnalyses)
+        do {
+            return try media.scenes(of: mediaFile(path, facts.identity), request: analysisRequest(run))
+        } catch let failure as MediaError where !failure.mayPass {
+            logger.notice("no scenes shown for \(absolute(path)): \(failure)")
+            return nil
+        }
+    }
+
+    /// The fingerprints of an episode's audio: kept, or made now (and kept); nil where it has no
+    /// audio or it cannot be read for good.
+    private func audio(of path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> EpisodeAudio? {
+        if let known = facts.audio.withLock({ $0 }) { return known }
+        guard facts.info.streams.contains(where: { $0.kind == .audio }) else { return nil }
+        TreeStatistics.count(statistics.audioFingerprints)
+        do {
+            guard let audio = try media.episodeAudio(of: mediaFile(path, facts.identity), request: analysisRequest(run)) else { return nil }
+            facts.audio.withLock { $0 = audio }
+            probeDatabase?.store(audio: audio, for: facts.identity)
+            records.grow(facts.identity, by: 4 * (audio.head.items.count + audio.tail.items.count))
+            return audio
+        } catch let failure as MediaError where !failure.mayPass {
+            logger.notice("no intro or credits looked for in \(absolute(path)): \(failure)")
+            return nil
+        }
+    }
+
+    /// Compares the episodes of `season` (the version at `path` among them), where it was not
+    /// compared with these versions of them: each one's segments land in its record. In the
+    /// background, an episode whose fingerprints are not made yet leaves the comparison to its
+    /// own turn, the season's last.
+    private func compare(_ season: [(path: SourcePath, stat: SourceStat)], for path: SourcePath, facts: VersionFacts,
+                         run: AnalysisRun) throws {
+        let stamp = SeasonEpisodes.stamp(season.map(\.stat.identity))
+        guard facts.analysis?.season != stamp else { return }
+        var episodes: [(path: SourcePath, facts: VersionFacts, audio: EpisodeAudio)] = []
+        for (episode, stat) in season {
+            let isThis = episode == path
+            guard let episodeFacts = isThis ? facts : (try? self.facts(at: episode, stat: stat)) else { return }
+            if !isThis, run == .background, episodeFacts.audio.withLock({ $0 }) == nil { return }
+            guard let audio = try audio(of: episode, facts: episodeFacts, run: run) else { continue }
+            episodes.append((episode, episodeFacts, audio))
+        }
+        guard episodes.count >= 2 else {
+            land(of: facts, at: path) { $0.season = stamp }
+            return
+        }
+        TreeStatistics.count(statistics.seasonComparisons)
+        let found = try media.sharedSegments(of: episodes.map { SeasonEpisode(file: mediaFile($0.path, $0.facts.identity), audio: $0.audio) },
+                                             request: analysisRequest(run))
+        for (episode, segments) in zip(episodes, found) {
+            land(of: episode.facts, at: episode.path) { analysis in
+                analysis.segments = segments
+                analysis.season = stamp
+            }
+        }
+        if !episodes.contains(where: { $0.path == path }) { land(of: facts, at: path) { $0.season = stamp } }
+    }
+
+    /// Changes what the analysis of the version at `path` found, keeps it and, where what it shows
+    /// changed, tells the kernel to ask again for the version's entries.
+    private func land(of facts: VersionFacts, at path: SourcePath, _ change: (inout VersionAnalysis) -> Void) {
+        let (before, after) = facts.changeAnalysis(change)
+        guard after != before else { return }
+        probeDatabase?.store(analysis: after, for: facts.identity)
+        records.grow(facts.identity, by: after.estimatedBytes - (before?.estimatedBytes ?? 0))
+        guard after.stamp != before?.stamp ?? 0 else { return }
+        TreeStatistics.count(statistics.analysesLanded)
+        if settings.layout == .server { serverFolderNames.remove(path.parent) }
+        changeSink.withLock { $0 }?.sourceChanged(SourceChanges(paths: [path]))
+    }
+
+    /// The media file of the version of `identity` at `path`.
+    private func mediaFile(_ path: SourcePath, _ identity: FileIdentity) -> MediaFile {
+        MediaFile(path: absolute(path).filePath, size: identity.size, modificationNanoseconds: identity.modificationNanoseconds)
+    }
+}

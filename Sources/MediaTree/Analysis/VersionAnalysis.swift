@@ -1,0 +1,40 @@
+import MediaKit
+
+/// What the analysis of a version of a media file found (`MediaTree.analyse`): its scenes, and for
+/// an episode the intro and credits it shares with its season. A field of its record
+/// (`VersionFacts.analysis`) and a column of its row in the probe database, so that a remount
+/// never analyses it again.
+///
+/// What it shows (`info.json`'s scenes and segments, `scenes/`, chapters found for a film without
+/// its own, the server layout's `.edl`) belongs to the version as it was when the analysis landed:
+/// `stamp` is part of the version's (`MediaVersion.stamp`), so those entries are new files to the
+/// kernel once it lands (it is told, as of a source change).
+struct VersionAnalysis: Codable, Sendable, Hashable {
+    /// Whether its scenes were looked for (an episode's segments may land first, from a
+    /// comparison another episode's analysis ran).
+    var analysedScenes = false
+    /// The hard cuts; nil where the file has no video that moves, or it could not be read for good.
+    var scenes: SceneList?
+    /// The intro and credits shared with other episodes of its season; empty for a film.
+    var segments: [MediaSegment] = []
+    /// The episodes its season was compared with (a hash of their identities, `SeasonEpisodes`);
+    /// nil where it is no episode or its season has not been compared yet.
+    var season: UInt64?
+
+    /// A hash of what the analysis shows (scenes and segments): zero for nothing found.
+    var stamp: UInt64 {
+        guard scenes?.cuts.isEmpty == false || !segments.isEmpty else { return 0 }
+        return StableHasher.hash { hasher in
+            for cut in scenes?.cuts ?? [] { hasher.add(UInt64(cut.frame)) }
+            hasher.add(CollectionOfOne(0))
+            for segment in segments {
+                hasher.add(segment.kind.rawValue.utf8)
+                hasher.add(UInt64(bitPattern: Int64((segment.start * 1e6).rounded())))
+                hasher.add(UInt64(bitPattern: Int64((segment.end * 1e6).rounded())))
+            }
+        }
+    }
+
+    /// What the probe database keeps of it, and what that costs in a record.
+    var estimatedBytes: Int { 64 + 40 * (scenes?.cuts.count ?? 0) + 64 * segments.count }
+}
