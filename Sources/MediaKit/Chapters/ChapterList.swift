@@ -14,6 +14,8 @@ public struct ChapterList: Codable, Sendable, Equatable {
         case neroChpl
         /// libavformat's `AVChapter`s: one title per chapter, every edition's chapters in one list.
         case libavformat
+        /// None in the file: made by mediafs from the scenes, intro and credits its analysis found.
+        case found
     }
 
     public var source: Source

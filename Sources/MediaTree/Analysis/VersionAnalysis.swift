@@ -21,18 +21,21 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
     /// nil where it is no episode or its season has not been compared yet.
     var season: UInt64?
 
-    /// A hash of what the analysis shows (scenes and segments): zero for nothing found.
+    /// A hash of what the analysis shows (whether scenes were looked for and found, whether the
+    /// season was compared, and what it found): zero before anything was analysed.
     var stamp: UInt64 {
-        guard scenes?.cuts.isEmpty == false || !segments.isEmpty else { return 0 }
+        guard analysedScenes || season != nil else { return 0 }
         return StableHasher.hash { hasher in
-            for cut in scenes?.cuts ?? [] { hasher.add(UInt64(cut.frame)) }
-            hasher.add(CollectionOfOne(0))
+            hasher.add(analysedScenes)
+            hasher.add(scenes != nil)
+            for cut in scenes?.cuts ?? [] { hasher.add(cut.frame) }
+            hasher.add(season != nil)
             for segment in segments {
-                hasher.add(segment.kind.rawValue.utf8)
-                hasher.add(UInt64(bitPattern: Int64((segment.start * 1e6).rounded())))
-                hasher.add(UInt64(bitPattern: Int64((segment.end * 1e6).rounded())))
+                hasher.add(segment.kind.rawValue)
+                hasher.add(segment.start)
+                hasher.add(segment.end)
             }
-        }
+        } | 1
     }
 
     /// What the probe database keeps of it, and what that costs in a record.

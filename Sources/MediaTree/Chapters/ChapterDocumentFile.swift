@@ -23,6 +23,8 @@ final class ChapterDocumentFile: RenderedFile, VersionNode {
 
     var documentName: Name { document.name }
     var holdsOriginalName: Bool { document == .json }
+    /// A film without chapters of its own lists those made from its analysis (`FoundChapters`).
+    var showsAnalysis: Bool { true }
 
     var nameAsHeld: String? { document == .json ? version.fileName.escaped : nil }
 

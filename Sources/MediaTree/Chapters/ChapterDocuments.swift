@@ -71,6 +71,7 @@ enum ChapterDocuments {
         case .quickTimeTracks: return "quicktime_chapter_tracks"
         case .neroChpl: return "nero_chpl"
         case .libavformat: return "libavformat"
+        case .found: return "found"
         }
     }
 

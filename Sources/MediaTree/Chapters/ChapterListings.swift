@@ -3,7 +3,8 @@ import SystemPackage
 
 /// The chapter list, read once per version of a file, named for the reader's languages.
 extension MediaTree {
-    /// The chapter listing of `version` (its record's `chapters`), or nil when its default edition
+    /// The chapter listing of `version` (its record's `chapters`; for a file without chapters of
+    /// its own, those made from its analysis: `FoundChapters`), or nil when its default edition
     /// lists no chapter (or its chapters cannot be read for good: damaged; logged once per version
     /// of the file). The chapters are read on the first call for a version of the file, when the
     /// media folder itself is listed or looked into; never to list the folder that holds the file.
@@ -12,6 +13,17 @@ extension MediaTree {
     ///   disk): nothing is kept, and the media folder's listing fails rather than show it without
     ///   its chapters; `Pending` where another thread reads them.
     func chapterListing(of version: MediaVersion) throws -> ChapterListing? {
+        if let own = try ownChapterListing(of: version) { return own }
+        guard let analysis = version.analysis else { return nil }
+        return version.facts.foundChapters(analysis: version.analysisStamp) {
+            let duration = Thumbnails.stream(of: version.info).map { Thumbnails.duration(of: $0, info: version.info) }
+                ?? version.info.container.duration ?? 0
+            return FoundChapters.list(analysis, duration: duration).flatMap { ChapterListing(list: $0, preferred: settings.preferredLanguages) }
+        }
+    }
+
+    /// The chapters the file itself lists, as `chapterListing(of:)` says.
+    private func ownChapterListing(of version: MediaVersion) throws -> ChapterListing? {
         let shownAs = version.shownAs
         let preferred = settings.preferredLanguages
         let identity = version.identity

@@ -74,6 +74,8 @@ extension MediaTree {
 struct DocumentRecipe: MadeRecipe {
     var document: Name
     var fileName: Name
+    /// The stamp of the analysis it shows (`MediaVersion.analysisStamp`); zero for none.
+    var analysis: UInt64 = 0
 
     var kind: MadeKind { .documents }
 
@@ -81,6 +83,7 @@ struct DocumentRecipe: MadeRecipe {
         hasher.add(document.bytes)
         hasher.add(CollectionOfOne(0))
         hasher.add(fileName.bytes)
+        if analysis != 0 { hasher.add(analysis) }
     }
 }
 

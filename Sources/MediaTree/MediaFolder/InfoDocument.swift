@@ -10,6 +10,8 @@ enum InfoDocument {
         let gap: NamelessDocument?
         /// The probe, for a name that is not UTF-8 (its document has one field more).
         let info: MediaInfo
+        /// What the analysis had found, shown with it.
+        let analysis: VersionAnalysis?
 
         /// The document's bytes. The same `MediaInfo` and name always give the same bytes (keys are
         /// sorted). A name that is not UTF-8 goes in `file` escaped (`Name.escaped`: `\xHH` for a
@@ -17,21 +19,23 @@ enum InfoDocument {
         /// numbers, so the document stays valid UTF-8 and the name can be recovered.
         func document(fileName: Name) -> [UInt8] {
             guard let text = fileName.string else {
-                return InfoDocument.document(info, file: fileName.escaped, fileBytes: fileName.bytes)
+                return InfoDocument.document(info, analysis: analysis, file: fileName.escaped, fileBytes: fileName.bytes)
             }
-            return gap?.filled(with: text) ?? InfoDocument.document(info, file: text)
+            return gap?.filled(with: text) ?? InfoDocument.document(info, analysis: analysis, file: text)
         }
     }
 
-    /// The template of `info`'s document.
-    static func template(_ info: MediaInfo) -> Template {
-        Template(gap: NamelessDocument { document(info, file: $0) }, info: info)
+    /// The template of `info`'s document, with what `analysis` found.
+    static func template(_ info: MediaInfo, analysis: VersionAnalysis?) -> Template {
+        Template(gap: NamelessDocument { document(info, analysis: analysis, file: $0) }, info: info, analysis: analysis)
     }
 
     /// `info`'s document with `file` (and `fileBytes`, for a name that is not UTF-8).
-    private static func document(_ info: MediaInfo, file: String, fileBytes: [UInt8]? = nil) -> [UInt8] {
+    private static func document(_ info: MediaInfo, analysis: VersionAnalysis?, file: String, fileBytes: [UInt8]? = nil) -> [UInt8] {
         encode(Document(file: file, fileBytes: fileBytes, container: info.container, streams: info.streams,
-                        chapters: info.chapters, tags: info.tags)) + [UInt8(ascii: "\n")]
+                        chapters: info.chapters, tags: info.tags, scenes: Scene.list(analysis?.scenes),
+                        segments: analysis.flatMap { $0.season != nil || !$0.segments.isEmpty ? $0.segments.map(Segment.init) : nil }))
+            + [UInt8(ascii: "\n")]
     }
 
     /// Encodes `value` as the document is encoded: pretty, keys sorted and in snake case, slashes
@@ -50,5 +54,37 @@ enum InfoDocument {
         var streams: [MediaInfo.Stream]
         var chapters: [MediaInfo.Chapter]
         var tags: [String: String]
+        /// Once the analysis looked for them: every scene's first frame, the film's first included.
+        var scenes: [Scene]?
+        /// Once an episode's season was compared: the intro and credits it shares.
+        var segments: [Segment]?
+    }
+
+    /// A scene: its first frame's time (on the clock of `thumbs/` names: `thumbs/at-START.png` is
+    /// that frame) and number, from 0.
+    struct Scene: Encodable {
+        var start: Double
+        var frame: Int
+
+        static func list(_ scenes: SceneList?) -> [Scene]? {
+            scenes.map { [Scene(start: 0, frame: 0)] + $0.cuts.map { Scene(start: $0.seconds, frame: $0.frame) } }
+        }
+    }
+
+    /// A stretch a player may skip, and how it was found.
+    struct Segment: Encodable {
+        var kind: String
+        var start: Double
+        var end: Double
+        var foundBy: String
+        var sharedWith: Int
+
+        init(_ segment: MediaSegment) {
+            kind = segment.kind.rawValue
+            start = segment.start
+            end = segment.end
+            foundBy = segment.foundBy.rawValue
+            sharedWith = segment.sharedWith
+        }
     }
 }

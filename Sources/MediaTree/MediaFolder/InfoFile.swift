@@ -34,7 +34,10 @@ final class InfoFile: RenderedFile, MediaFolderEntry, VersionNode {
         try template(in: tree).gap?.lengthWithoutName
     }
 
+    /// What the version's analysis found is shown.
+    var showsAnalysis: Bool { true }
+
     private func template(in tree: MediaTree) throws -> InfoDocument.Template {
-        version.facts.infoTemplate.value { InfoDocument.template(version.info) }
+        version.facts.infoTemplate(analysis: version.analysisStamp) { InfoDocument.template(version.info, analysis: version.analysis) }
     }
 }

@@ -35,7 +35,7 @@ extension MediaFolderEntry {
 /// The kinds of entry of a media folder, in listing order: the one registration line per kind.
 public enum MediaFolderEntries {
     static let kinds: [any MediaFolderEntry.Type] = [
-        OriginalFile.self, InfoFile.self, CoverFile.self, ContactSheetFile.self, ChaptersFolder.self, StoryboardFolder.self,
+        OriginalFile.self, InfoFile.self, CoverFile.self, ContactSheetFile.self, ChaptersFolder.self, ScenesFolder.self, StoryboardFolder.self,
         ThumbsFolder.self, TracksFolder.self,
         FolderPictureFile.self,
         DesktopEntryFile.self,

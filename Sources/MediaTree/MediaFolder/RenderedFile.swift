@@ -20,17 +20,28 @@ protocol RenderedFile: MadeFile {
     func lengthWithoutName(in tree: MediaTree) throws -> Int?
     /// The bytes, from the version alone.
     func render(in tree: MediaTree) throws -> [UInt8]
+    /// Whether the text shows what the version's analysis found: its length is then learnt (and
+    /// its rendering kept) per analysis (`MediaVersion.analysisStamp`).
+    var showsAnalysis: Bool { get }
 }
 
 extension RenderedFile {
     var nameAsHeld: String? { nil }
     func lengthWithoutName(in tree: MediaTree) throws -> Int? { nil }
+    var showsAnalysis: Bool { false }
+
+    /// The name its length is learnt under in the listing facts: its own, and the analysis's stamp
+    /// where it shows one.
+    var factName: String {
+        let analysis = showsAnalysis ? version.analysisStamp : 0
+        return analysis == 0 ? documentName.escaped : documentName.escaped + "#" + String(analysis, radix: 16)
+    }
 
     func size(in tree: MediaTree) throws -> Int { try learntSize(in: tree) }
 
     /// The length from the listing facts, else rendered once and learnt.
     func learntSize(in tree: MediaTree) throws -> Int {
-        let document = documentName.escaped
+        let document = factName
         let facts = tree.listingFacts(of: version).snapshot
         guard holdsOriginalName else {
             if let length = facts.documents[document] { return length }
@@ -57,6 +68,7 @@ extension RenderedFile {
     }
 
     var recipe: DocumentRecipe {
-        DocumentRecipe(document: documentName, fileName: holdsOriginalName ? version.fileName : Name(bytes: []))
+        DocumentRecipe(document: documentName, fileName: holdsOriginalName ? version.fileName : Name(bytes: []),
+                       analysis: showsAnalysis ? version.analysisStamp : 0)
     }
 }

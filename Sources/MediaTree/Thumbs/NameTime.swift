@@ -102,6 +102,20 @@ public enum NameTime {
         return String(repeating: "0", count: max(0, width - hours.count)) + hours + "h" + mmss
     }
 
+    /// Seconds to the microsecond written as `sortable` writes whole ones, the fraction after the
+    /// seconds (`01m02.5s`, `1h00m03.041708s`): a name `NameTime.parse` reads back to the same
+    /// microsecond, sorting in time order among the names of one file.
+    public static func sortable(exactSeconds seconds: Double, duration: Double) -> String {
+        let micro = Int64((max(0, seconds) * 1_000_000).rounded())
+        let whole = sortable(seconds: Int(micro / 1_000_000), duration: duration)
+        let fraction = micro % 1_000_000
+        guard fraction != 0 else { return whole }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return whole.dropLast() + "." + digits + "s"
+    }
+
     /// Whole seconds as `HHhMMmSSs` (chapter names): hours padded to `hourDigits` (at least 2),
     /// so that names with the same padding sort in time order.
     public static func hoursMinutesSeconds(_ seconds: Int, hourDigits: Int = 2) -> String {

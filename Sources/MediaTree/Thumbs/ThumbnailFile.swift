@@ -8,12 +8,21 @@ final class ThumbnailFile: PictureFile, VersionNode {
 
     static let kind = "thumbnail"
 
-    init(folder: ThumbsFolder, name: Name, request: ThumbnailRequest) {
-        spot = VersionSpot(madeFile: Self.kind, named: name, in: folder)
+    /// The folder it is in, for log lines.
+    let folderName: Name
+
+    convenience init(folder: ThumbsFolder, name: Name, request: ThumbnailRequest) {
+        self.init(spot: VersionSpot(madeFile: Self.kind, named: name, in: folder), folderName: ThumbsFolder.name, request: request)
+    }
+
+    /// A frame listed elsewhere than in `thumbs/` (`scenes/`).
+    init(spot: VersionSpot, folderName: Name, request: ThumbnailRequest) {
+        self.spot = spot
+        self.folderName = folderName
         recipe = ThumbnailRecipe(request: request)
     }
 
-    var shownAs: String { "\(version.shownAs)/\(MediaFolderNames.thumbs)/\(placement!.name)" }
+    var shownAs: String { "\(version.shownAs)/\(folderName)/\(placement!.name)" }
 
     static let attributeNames = ["user.mediafs.time", "user.mediafs.requested", "user.mediafs.keyframe"]
 

@@ -109,6 +109,7 @@ extension MediaTree {
             if node.key == root.key && name == Self.statisticsAttribute {
                 return reply(.success(Array(statisticsDocument(adding: extraStatistics()).utf8)))
             }
+            if name == Self.analysisAttribute { return try analysisAttribute(of: node, reply: reply) }
             guard try node.extendedAttributeNames(in: self).contains(name) else { throw TreeError.noAttribute }
             node.extendedAttribute(name, in: self, reply: reply)
         }
