@@ -46,7 +46,7 @@ let package = Package(
         // libjpeg-turbo behind one C function that owns the setjmp its error_exit needs.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The version, as a C string defined on this target's command line (Swift has no valued defines).
-        .target(name: "CPriority"),
+        .target(name: "CLinux"),
         .target(name: "CVersion", cSettings: [.define("MEDIAFS_VERSION", to: "\"\(version)\"")]),
 
         // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
@@ -55,7 +55,7 @@ let package = Package(
         ]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [
-            "MediaKit", "CPriority",
+            "MediaKit", "CLinux",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             // The persistent caches (probe database, disk cache index) are the tree's, over SQLite.
@@ -73,7 +73,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mediafs", dependencies: [
-            "FuseBridge", "MountLifecycle", "MediaTree", "MediaKit", "CJemalloc", "CVersion",
+            "FuseBridge", "MountLifecycle", "MediaTree", "MediaKit", "CJemalloc", "CVersion", "CLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -57,6 +57,7 @@ struct MountCommand: ParsableCommand {
     @OptionGroup(title: "Storyboards") var storyboard: StoryboardOptions
     @OptionGroup(title: "Contact sheets") var contactSheet: ContactSheetOptions
     @OptionGroup(title: "Caches") var caches: CacheOptions
+    @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
 
     @Option(help: ArgumentHelp("""
         The languages chapter titles are shown in and tracks listed first in, most preferred first, comma-separated: fr,en or \
@@ -95,7 +96,7 @@ struct MountCommand: ParsableCommand {
             throw ValidationError("--image-format must be png or jpg (not '\(imageFormat)')")
         }
         settings.imageFormat = format
-        for group in [layout, thumbs, storyboard, contactSheet, caches] as [any TreeOptions] {
+        for group in [layout, thumbs, storyboard, contactSheet, caches, analysis] as [any TreeOptions] {
             try group.apply(to: &settings)
         }
         settings.preferredLanguages = try preferredLanguages()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import Foundation
 import Synchronization
 import Glibc
@@ -14,7 +15,8 @@ struct WarmCommand: ParsableCommand {
         abstract: "Make the listed thumbnails, chapter images, storyboards, contact sheets and tracks under a mounted folder ahead of time.",
         discussion: """
             PATH is a folder inside a mediafs mount (or the mount itself). Every media folder below it \
-            is visited and its contact sheet and each file listed in its thumbs/, chapters/, storyboard/ and tracks/ folders is read once \
+            is visited: the media file is analysed first where it has not been (its scenes; for an episode, the intro \
+            and credits it shares with its season), then its contact sheet and each file listed in its thumbs/, chapters/, storyboard/ and tracks/ folders is read once \
             through the mount and thrown away: the daemon makes it and keeps it in its caches. In a mount of the server \
             layout, the sidecars, pictures, trickplay and BIF beside every film are read. Shows a \
             progress bar on a terminal and one line per media folder otherwise. Exit status 1 if any \
@@ -29,6 +31,9 @@ struct WarmCommand: ParsableCommand {
 
     @Option(help: "Files read at the same time.")
     var jobs: Int = 2
+
+    @Flag(help: "Do not analyse the media files (their scenes; an episode's intro and credits) before their files are read.")
+    var noAnalysis = false
 
     @Option(help: ArgumentHelp("Warm only this part of the library: the K-th of N, for N machines sharing a cache folder.",
                                valueName: "K/N"))
@@ -56,9 +61,10 @@ struct WarmCommand: ParsableCommand {
         let inPart = WarmPlan.filter(part, root: root)
         let groups = walked.mediaFolders.filter(inPart).map { ($0, WarmPlan.generatedFiles(in: $0)) }
             + walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) }
-        let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count }, terminal: isatty(STDERR_FILENO) != 0)
+        let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count + (noAnalysis ? 0 : 1) },
+                                    terminal: isatty(STDERR_FILENO) != 0)
         progress.start(folders: groups.count, part: part)
-        let failures = WarmReader(jobs: jobs).read(groups, progress: progress)
+        let failures = WarmReader(jobs: jobs, analyses: !noAnalysis).read(groups, progress: progress)
         progress.finish(failures: failures.count)
         for (file, reason) in failures.prefix(20) {
             FileHandle.standardError.write(Data("mediafs: could not make \(file): \(reason)\n".utf8))
@@ -151,17 +157,24 @@ enum WarmPlan {
     }
 }
 
-/// Reads files whole and discards them, `jobs` at a time, folder by folder.
+/// Reads files whole and discards them, `jobs` at a time, folder by folder, each media folder (or
+/// film) analysed first.
 struct WarmReader {
     let jobs: Int
+    /// Whether each group's media folder (or film) is analysed before its files are read.
+    var analyses = true
 
     /// The files that could not be read, with the reason; `groups` one after the other (a media
     /// folder's files, or a film's beside it), the files of each `jobs` at a time.
     func read(_ groups: [(folder: String, files: [String])], progress: WarmProgress) -> [(String, String)] {
         let failures = Locked<[(String, String)]>([])
         for (folder, mine) in groups {
-            let next = Locked(0)
             let started = Date()
+            if analyses {
+                if let reason = Self.analyse(folder) { failures.update { $0.append((folder + " (analysis)", reason)) } }
+                progress.done(bytes: 0)
+            }
+            let next = Locked(0)
             let finished = DispatchGroup()
             for _ in 0..<min(jobs, max(1, mine.count)) {
                 finished.enter()
@@ -187,6 +200,23 @@ struct WarmReader {
             progress.folderDone(folder, files: mine.count, seconds: Date().timeIntervalSince(started))
         }
         return failures.update { $0 }
+    }
+
+    /// Asks the daemon for the analysis of the media folder (or film) at `path`
+    /// (`user.mediafs.analysis`, answered once it is done): nil, or why it failed. A folder that
+    /// is no media folder (a film without video in the server layout) has nothing to analyse.
+    static func analyse(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = getxattr(path, MediaTree.analysisAttribute, &buffer, buffer.count)
+            if n >= 0 { return nil }
+            switch errno {
+            case EINTR: continue
+            case ENODATA, ENOTSUP: return nil
+            case ERANGE: buffer = [UInt8](repeating: 0, count: buffer.count * 4)
+            default: return String(cString: strerror(errno))
+            }
+        }
     }
 
     /// Reads `path` to its end; the bytes read, or why not.

@@ -1,4 +1,4 @@
-import CPriority
+import CLinux
 import Foundation
 import MediaKit
 
@@ -33,7 +33,7 @@ final class AnalysisQueue: @unchecked Sendable {
         running = true
         condition.unlock()
         let thread = Thread { [self] in
-            _ = cpriority_lower_this_thread()
+            _ = clinux_lower_this_thread()
             while let job = next() { work(job) }
             condition.lock()
             running = false

@@ -133,7 +133,6 @@ extension MediaTree {
         records.grow(facts.identity, by: after.estimatedBytes - (before?.estimatedBytes ?? 0))
         guard after.stamp != before?.stamp ?? 0 else { return }
         TreeStatistics.count(statistics.analysesLanded)
-        if settings.layout == .server { serverFolderNames.remove(path.parent) }
         changeSink.withLock { $0 }?.sourceChanged(SourceChanges(paths: [path]))
     }
 

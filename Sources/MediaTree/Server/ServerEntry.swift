@@ -56,6 +56,7 @@ public enum ServerEntries {
         FrameFile.self,
         TrickplayFolder.self,
         BIFFile.self,
+        EDLFile.self,
     ]
 
     /// The entries of every kind beside `film`, in listing order, but those whose names would be

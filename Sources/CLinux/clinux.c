@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "cpriority.h"
+#include "clinux.h"
 
 #include <errno.h>
 #include <sys/resource.h>
@@ -11,7 +11,7 @@
 #define IOPRIO_CLASS_IDLE 3
 #define IOPRIO_CLASS_SHIFT 13
 
-int cpriority_lower_this_thread(void) {
+int clinux_lower_this_thread(void) {
     pid_t thread = (pid_t)syscall(SYS_gettid);
     // On Linux, nice and the I/O priority of a thread id are the thread's alone.
     if (setpriority(PRIO_PROCESS, (id_t)thread, 19) != 0) return errno;
