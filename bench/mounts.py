@@ -306,7 +306,10 @@ class MediafsMount:
         os.makedirs(self.mount_point, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(self.state, "pid"))
-        argv = [self.binary, "mount"] + (["-o", self.options] if self.options else []) + self.args + [
+        # The background analysis would share the machine with what a section measures: a section
+        # that measures it (or its effect) asks for it.
+        analysis = [] if any(a.startswith("--analysis") for a in self.args) else ["--analysis", "on-demand"]
+        argv = [self.binary, "mount"] + (["-o", self.options] if self.options else []) + self.args + analysis + [
             "--log-file", self.log_path, "--pid-file", os.path.join(self.state, "pid"), self.source, self.mount_point]
         env = dict(os.environ, HOME=self.state, XDG_CACHE_HOME=self.cache_folder)
         with MediafsMount._live_lock:

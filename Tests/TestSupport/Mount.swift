@@ -56,6 +56,11 @@ public final class Mount: @unchecked Sendable {
         // A cache folder of the test's own (beside its log) unless the test names one: counts of
         // probes and images made must not depend on what earlier runs kept.
         var arguments = arguments
+        // Analysis runs when a test asks for it (the user.mediafs.analysis attribute), or in the
+        // background where a test says so: tests count and time other work.
+        if !arguments.contains(where: { $0.hasPrefix("--analysis") }) {
+            arguments += ["--analysis", "on-demand"]
+        }
         if !arguments.contains("--cache-dir") {
             arguments += ["--cache-dir", (log as NSString).deletingLastPathComponent + "/cache"]
         }

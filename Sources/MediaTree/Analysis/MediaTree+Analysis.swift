@@ -39,13 +39,30 @@ extension MediaTree {
     /// queued. What fails is logged and tried again at the next mount (or `warm`).
     func analyseInBackground(_ job: AnalysisQueue.Job) {
         guard let stat = sourceStat(job.path), stat.identity == job.identity,
-              let facts = try? facts(at: job.path, stat: stat) else { return }
+              let facts = analysedRecord(at: job.path, stat: stat) else { return }
         do {
             _ = try analyse(job.path, facts: facts, run: .background)
         } catch MediaError.cancelled {
             return
         } catch {
             logger.info("analysis of \(absolute(job.path)) failed, to be tried again: \(error)")
+        }
+    }
+
+    /// The record of the version at `path` with `stat`, for an analysis (on its own thread, never
+    /// a FUSE one): where another thread is making it (the probe that queued this analysis, say),
+    /// waited for. Nil where the file is not media or cannot be probed.
+    private func analysedRecord(at path: SourcePath, stat: SourceStat) -> VersionFacts? {
+        while true {
+            do {
+                return try facts(at: path, stat: stat)
+            } catch let pending as Pending {
+                let ready = DispatchSemaphore(value: 0)
+                pending.whenReady { ready.signal() }
+                ready.wait()
+            } catch {
+                return nil
+            }
         }
     }
 
@@ -100,12 +117,14 @@ extension MediaTree {
                          run: AnalysisRun) throws {
         let stamp = SeasonEpisodes.stamp(season.map(\.stat.identity))
         guard facts.analysis?.season != stamp else { return }
+        // Its own first: the season's last episode to be fingerprinted compares it.
+        let own = try audio(of: path, facts: facts, run: run)
         var episodes: [(path: SourcePath, facts: VersionFacts, audio: EpisodeAudio)] = []
         for (episode, stat) in season {
             let isThis = episode == path
-            guard let episodeFacts = isThis ? facts : (try? self.facts(at: episode, stat: stat)) else { return }
+            guard let episodeFacts = isThis ? facts : analysedRecord(at: episode, stat: stat) else { return }
             if !isThis, run == .background, episodeFacts.audio.withLock({ $0 }) == nil { return }
-            guard let audio = try audio(of: episode, facts: episodeFacts, run: run) else { continue }
+            guard let audio = isThis ? own : try audio(of: episode, facts: episodeFacts, run: run) else { continue }
             episodes.append((episode, episodeFacts, audio))
         }
         guard episodes.count >= 2 else {

@@ -33,10 +33,14 @@ public struct Sublisting: Sendable {
 public struct ListingSource: Sendable, Equatable {
     let path: AbsolutePath
     let stamp: UInt64
+    /// What the version's analysis had found (`MediaVersion.analysisStamp`): a listing made before
+    /// an analysis landed is not given again.
+    let analysis: UInt64
 
     init(_ folder: any LastingListing) {
         path = folder.version.shownAs
         stamp = Self.stamp(folder.version.stat)
+        analysis = folder.version.analysisStamp
     }
 
     static func stamp(_ stat: SourceStat) -> UInt64 {

@@ -71,9 +71,12 @@ extension MediaTree {
     }
 
     /// Whether the source a lasting listing was made from is as it was (every field of its stat: a
-    /// `chmod` shows), so that the listing may be given again.
+    /// `chmod` shows; and no analysis landed since), so that the listing may be given again.
     public func isUnchanged(_ source: ListingSource) -> Bool {
-        SourceStat.read(source.path, root: resolvedRoot).map(ListingSource.stamp) == source.stamp
+        guard let stat = SourceStat.read(source.path, root: resolvedRoot), ListingSource.stamp(stat) == source.stamp else { return false }
+        // Where the record is no longer kept, what landed in it was told as a change when it
+        // landed, which dropped the listings kept by whoever holds them (FuseBridge's node table).
+        return (records.known(stat.identity)?.analysisStamp ?? source.analysis) == source.analysis
     }
 
     /// Opens the file `node` for reading: at once for the source's files and documents, from the
