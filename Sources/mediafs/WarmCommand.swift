@@ -59,13 +59,25 @@ struct WarmCommand: ParsableCommand {
         let walked = WarmPlan.walk(under: root)
         let part = part.flatMap(LibraryPart.init)
         let inPart = WarmPlan.filter(part, root: root)
-        let groups = walked.mediaFolders.filter(inPart).map { ($0, WarmPlan.generatedFiles(in: $0)) }
-            + walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) }
-        let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count + (noAnalysis ? 0 : 1) },
-                                    terminal: isatty(STDERR_FILENO) != 0)
+        let mediaFolders = walked.mediaFolders.filter(inPart)
+        let films = { walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) } }
+        let terminal = isatty(STDERR_FILENO) != 0
+        var failures: [(String, String)] = []
+        // Analysed first: what the analysis finds (scenes/, chapters for a film without any) is
+        // then listed, and warmed with the rest.
+        if !noAnalysis {
+            let analysed = mediaFolders + films().map(\.folder)
+            let progress = WarmProgress(total: analysed.count, terminal: terminal, unit: "media files analysed")
+            progress.start(folders: analysed.count, part: part)
+            failures += WarmReader.analyse(analysed, progress: progress)
+            progress.finish(failures: failures.count)
+        }
+        let groups = mediaFolders.map { ($0, WarmPlan.generatedFiles(in: $0)) } + films()
+        let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count }, terminal: terminal)
         progress.start(folders: groups.count, part: part)
-        let failures = WarmReader(jobs: jobs, analyses: !noAnalysis).read(groups, progress: progress)
-        progress.finish(failures: failures.count)
+        let reads = WarmReader(jobs: jobs).read(groups, progress: progress)
+        progress.finish(failures: reads.count)
+        failures += reads
         for (file, reason) in failures.prefix(20) {
             FileHandle.standardError.write(Data("mediafs: could not make \(file): \(reason)\n".utf8))
         }
@@ -157,24 +169,17 @@ enum WarmPlan {
     }
 }
 
-/// Reads files whole and discards them, `jobs` at a time, folder by folder, each media folder (or
-/// film) analysed first.
+/// Reads files whole and discards them, `jobs` at a time, folder by folder; analyses media files.
 struct WarmReader {
     let jobs: Int
-    /// Whether each group's media folder (or film) is analysed before its files are read.
-    var analyses = true
 
     /// The files that could not be read, with the reason; `groups` one after the other (a media
     /// folder's files, or a film's beside it), the files of each `jobs` at a time.
     func read(_ groups: [(folder: String, files: [String])], progress: WarmProgress) -> [(String, String)] {
         let failures = Locked<[(String, String)]>([])
         for (folder, mine) in groups {
-            let started = Date()
-            if analyses {
-                if let reason = Self.analyse(folder) { failures.update { $0.append((folder + " (analysis)", reason)) } }
-                progress.done(bytes: 0)
-            }
             let next = Locked(0)
+            let started = Date()
             let finished = DispatchGroup()
             for _ in 0..<min(jobs, max(1, mine.count)) {
                 finished.enter()
@@ -200,6 +205,19 @@ struct WarmReader {
             progress.folderDone(folder, files: mine.count, seconds: Date().timeIntervalSince(started))
         }
         return failures.update { $0 }
+    }
+
+    /// Analyses each media folder (or film) of `paths`, one at a time (each takes every processor):
+    /// those that failed, with the reason.
+    static func analyse(_ paths: [String], progress: WarmProgress) -> [(String, String)] {
+        var failures: [(String, String)] = []
+        for path in paths {
+            let started = Date()
+            if let reason = analyse(path) { failures.append((path + " (its analysis)", reason)) }
+            progress.done(bytes: 0)
+            progress.folderDone(path, files: 1, seconds: Date().timeIntervalSince(started))
+        }
+        return failures
     }
 
     /// Asks the daemon for the analysis of the media folder (or film) at `path`
@@ -246,17 +264,21 @@ struct ReadFailure: Error {
 final class WarmProgress: Sendable {
     private let total: Int
     private let terminal: Bool
+    /// What is counted: files read, or media files analysed.
+    private let unit: String
     /// Files read and their bytes, from the readers' threads.
     private let reads = Mutex<(count: Int, bytes: Int64)>((0, 0))
     private let started = Date()
 
-    init(total: Int, terminal: Bool) {
+    init(total: Int, terminal: Bool, unit: String = "files") {
         self.total = total
         self.terminal = terminal
+        self.unit = unit
     }
 
     func start(folders: Int, part: LibraryPart?) {
-        write("warming \(total) files in \(folders) media folders" + (part.map { " (part \($0))" } ?? "") + "\n")
+        let what = unit == "files" ? "warming \(total) files in \(folders) media folders" : "analysing \(total) media files"
+        write(what + (part.map { " (part \($0))" } ?? "") + "\n")
     }
 
     func done(bytes read: Int64) {
@@ -270,12 +292,15 @@ final class WarmProgress: Sendable {
 
     func folderDone(_ folder: String, files: Int, seconds: Double) {
         guard !terminal else { return }
-        write("warmed \(folder): \(files) files in \(String(format: "%.1f", seconds)) s\n")
+        let what = unit == "files" ? "warmed \(folder): \(files) files" : "analysed \(folder)"
+        write(what + " in \(String(format: "%.1f", seconds)) s\n")
     }
 
     func finish(failures: Int) {
         let (count, bytes) = reads.withLock { $0 }
-        let summary = "\(count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        let summary = unit == "files" ? "\(count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(seconds) s"
+            : "\(count) \(unit) in \(seconds) s"
             + (failures > 0 ? ", \(failures) failed" : "")
         write((terminal ? "\r" + bar(count) + "\n" : "") + "done: " + summary + "\n")
     }
@@ -286,7 +311,7 @@ final class WarmProgress: Sendable {
         let share = total == 0 ? 1 : Double(count) / Double(total)
         let filled = Int(share * Double(width))
         return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-            + String(format: "%3d%%", Int(share * 100)) + " \(count)/\(total) files"
+            + String(format: "%3d%%", Int(share * 100)) + " \(count)/\(total) \(unit)"
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
