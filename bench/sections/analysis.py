@@ -1,0 +1,85 @@
+"""analysis: the background analysis (scenes, intros, credits) of a library of distinct films, and
+what it costs what a user reads meanwhile: first reads of at-T.png with the background at work
+against the same reads with it off; the daemon's resident set while it works; a remount's
+statistics, which must show no analysis done again."""
+
+import os
+import time
+
+import media
+from measure import BenchError, run_timed
+
+ID = "analysis"
+SLOWDOWN_GOAL = 1.10  # a concurrent at-T read at most 10 % slower
+READS = 15
+
+
+def run(bench):
+    folder, names = media.distinct_films(os.path.dirname(bench.media), bench.media, bench.mode, bench.films)
+    bench.section(ID, "Analysis in the background",
+                  f"A library of {len(names):,} distinct films (the films section's remuxes), mounted with "
+                  "`--analysis background`: listed once, so that the daemon queues every film and analyses them one "
+                  "at a time (one thread at nice 19 in the idle I/O class, pausing while requests are served). "
+                  f"Meanwhile `cp` of `thumbs/at-T.png` of the library's first film (a time no earlier read asked for, inside a GOP), "
+                  f"{READS} reads a second apart; against the same reads of a mount with `--analysis on-demand` "
+                  "(nothing analysed). Blocks alternate: off, on, off, on.")
+    film = names[0]
+    length = media.duration(os.path.join(folder, film))
+    times = media.gop_times(4.3, READS * 4, length)
+    samples = {"on-demand": [], "background": []}
+    analysed = []
+    for block, mode in enumerate(["on-demand", "background", "on-demand", "background"]):
+        with bench.mount(folder, f"{ID}-{mode}", args=["--analysis", mode]) as m:
+            os.listdir(m.path(film))
+            if mode == "background":
+                for shelf in sorted({os.path.dirname(n) for n in names}):
+                    os.listdir(m.path(shelf))
+                if not wait_for(lambda: m.stats().get("scene_analyses", 0) >= 1, 60):
+                    raise BenchError("the background analysed nothing in a minute")
+            before = m.stats().get("scene_analyses", 0)
+            for i in range(READS):
+                t = times[block * READS + i]
+                samples[mode].append(run_timed(["cp", m.path(film, "thumbs", f"at-{t}s.png"),
+                                                os.path.join(bench.work, "analysis.png")], bench.timeout))
+                time.sleep(1)
+            if mode == "background":
+                stats = m.stats()
+                analysed.append(stats.get("scene_analyses", 0) - before)
+                if stats.get("analyses_waiting", 0) == 0:
+                    bench.note(ID, "the background's queue emptied during the reads: the figure is of a mount partly idle")
+                bench.peak_rss(m, "analysis: the daemon analysing in the background (peak)")
+    bench.timing(ID, "first read of at-T.png, analysis on demand (off)", samples["on-demand"])
+    bench.timing(ID, "first read of at-T.png, the background analysing", samples["background"])
+    bench.ratio(ID, "at-T.png read while the background analyses", ("background", samples["background"]),
+                ("off", samples["on-demand"]), goal_max=SLOWDOWN_GOAL)
+    bench.value(ID, "films analysed by the background during the reads", sum(analysed), "films")
+    remount(bench, folder, names)
+
+
+def remount(bench, folder, names):
+    """A library analysed in one mount, mounted again over the same cache folder: its statistics
+    after listing and waiting for the queue must count no analysis."""
+    subset = sorted({os.path.dirname(n) for n in names})[:1]
+    with bench.mount(folder, f"{ID}-remount", args=["--analysis", "background"]) as m:
+        for shelf in subset:
+            for name in os.listdir(m.path(shelf)):
+                os.getxattr(m.path(shelf, name), "user.mediafs.analysis")
+    with bench.mount(folder, f"{ID}-remount", keep=True, args=["--analysis", "background"]) as m:
+        for shelf in subset:
+            os.listdir(m.path(shelf))
+        wait_for(lambda: m.stats().get("analyses_waiting", 1) == 0, 120)
+        stats = m.stats()
+        redone = stats.get("scene_analyses", 0) + stats.get("audio_fingerprints", 0) + stats.get("season_comparisons", 0)
+        bench.value(ID, f"analyses a remount did again ({sum(len(os.listdir(os.path.join(folder, s))) for s in subset)} films "
+                        "analysed before; scene_analyses + audio_fingerprints + season_comparisons)", redone, "analyses",
+                    goal="= 0", met=redone == 0)
+
+
+def wait_for(condition, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
