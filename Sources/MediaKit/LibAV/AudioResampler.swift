@@ -13,6 +13,9 @@ final class AudioResampler {
     private let inputRate: Int32
     private let inputFormat: Int32
     private var inputLayout = AVChannelLayout()
+    /// Where `convert` writes, grown as frames need.
+    private var scratch = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+    private var scratchBytes = 16
 
     /// A resampler from `frame`'s format, rate and channels to mono at `rate` in `format`.
     /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.
@@ -54,6 +57,7 @@ final class AudioResampler {
         var owned: OpaquePointer? = context
         swr_free(&owned)
         av_channel_layout_uninit(&inputLayout)
+        scratch.deallocate()
     }
 
     /// Whether `frame` has the format, rate and channels this resampler was made for.
@@ -65,37 +69,36 @@ final class AudioResampler {
                 : av_channel_layout_compare(&layout, &inputLayout) == 0)
     }
 
-    /// `frame`'s samples converted, appended to `output`, whose `Sample` must be of the resampler's
-    /// `format`; nil flushes what the filter still holds. The first samples come out a filter's
-    /// length later; none is lost, and the output stays on the input's clock.
-    /// The corresponding C functions are `swr_get_out_samples` and `swr_convert`.
+    /// `frame`'s samples converted (nil: what the filter still holds, at the end), in a buffer of
+    /// the resampler's valid until its next call; `Sample` must be of the resampler's `format`.
+    /// The first samples come out a filter's length later; none is lost, and the output stays on
+    /// the input's clock. The corresponding C functions are `swr_get_out_samples` and `swr_convert`.
     /// - Throws: `MediaError.library` when the conversion fails.
-    func convert<Sample: ResampledSample>(_ frame: Frame?, appendingTo output: inout [Sample]) throws {
+    func convert<Sample: ResampledSample>(_ frame: Frame?) throws -> UnsafeBufferPointer<Sample> {
         precondition(Sample.sampleFormat == format, "samples of another format than the resampler's")
-        try convert(frame, appendingTo: &output, zero: Sample())
-    }
-
-    private func convert<Sample>(_ frame: Frame?, appendingTo output: inout [Sample], zero: Sample) throws {
         let count = frame.map { Int($0.pointer.pointee.nb_samples) } ?? 0
         let room = Int(swr_get_out_samples(context, Int32(count)))
-        guard room > 0 else { return }
-        let before = output.count
-        output.append(contentsOf: repeatElement(zero, count: room))
-        let context = self.context
-        let written = output.withUnsafeMutableBufferPointer { all -> Int32 in
-            var out: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(all.baseAddress! + before)
-                .assumingMemoryBound(to: UInt8.self)
-            guard let frame else { return swr_convert(context, &out, Int32(room), nil, 0) }
+        guard room > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let bytes = room * MemoryLayout<Sample>.stride
+        if bytes > scratchBytes {
+            scratch.deallocate()
+            scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+            scratchBytes = bytes
+        }
+        var out: UnsafeMutablePointer<UInt8>? = scratch.assumingMemoryBound(to: UInt8.self)
+        let written: Int32
+        if let frame {
             let channels = Int(max(1, frame.pointer.pointee.ch_layout.nb_channels))
-            return frame.pointer.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) {
+            written = frame.pointer.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) {
                 swr_convert(context, &out, Int32(room), $0, Int32(count))
             }
+        } else {
+            written = swr_convert(context, &out, Int32(room), nil, 0)
         }
         guard written >= 0 else {
-            output.removeLast(room)
             throw MediaError.library(function: "swr_convert", code: written, message: averrorText(written))
         }
-        output.removeLast(room - Int(written))
+        return UnsafeBufferPointer(start: scratch.bindMemory(to: Sample.self, capacity: Int(written)), count: Int(written))
     }
 }
 

@@ -77,40 +77,41 @@ final class AudioReader {
     ///   trusted, whatever `chunk` did with it), `.timedOut`, `.damaged` (too many broken packets in
     ///   a row), `.library`, and what `chunk` throws.
     func read<Sample: ResampledSample>(from start: Double, to end: Double, rate: Int32,
-                                       chunk: (Double, ArraySlice<Sample>) throws -> Void) throws {
+                                       chunk: (Double, UnsafeBufferPointer<Sample>) throws -> Void) throws {
         input.clearReadFault()
         try seek(before: start)
         var resampler: AudioResampler?
-        var pending: [Sample] = []
-        // The time of `pending[0]`: the resampler's output stays on the clock of the first frame it took.
-        var pendingStart = 0.0
+        // The resampler's output stays on the clock of the first frame it took: its first
+        // sample's time, and the samples it gave since.
+        var clock = 0.0, given = 0, sincePause = 0
         var done = false
-        func give() throws {
-            let skip = min(pending.count, max(0, Int(((start - pendingStart) * Double(rate)).rounded())))
-            let last = min(pending.count, max(skip, Int(((end - pendingStart) * Double(rate)).rounded())))
-            if last > skip { try chunk(pendingStart + Double(skip) / Double(rate), pending[skip..<last]) }
-            done = last < pending.count || pendingStart + Double(pending.count) / Double(rate) >= end
-            pendingStart += Double(pending.count) / Double(rate)
-            pending.removeAll(keepingCapacity: true)
+        let perSecond = Double(rate)
+        func give(_ samples: UnsafeBufferPointer<Sample>) throws {
+            let at = clock + Double(given) / perSecond
+            given += samples.count
+            let skip = min(samples.count, max(0, Int(((start - at) * perSecond).rounded())))
+            let last = min(samples.count, max(skip, Int(((end - at) * perSecond).rounded())))
+            if last > skip { try chunk(at + Double(skip) / perSecond, UnsafeBufferPointer(rebasing: samples[skip..<last])) }
+            done = last < samples.count || at + Double(samples.count) / perSecond >= end
+            sincePause += samples.count
+            // About a second of audio at a time.
+            if sincePause >= Int(rate) { sincePause = 0; pause() }
         }
         try decodeFrames { frame, time in
             if let current = resampler, current.matches(frame) {
-                try current.convert(frame, appendingTo: &pending)
+                try give(try current.convert(frame))
             } else {
                 // The first frame, or one of another format: a new resampler, on this frame's clock.
-                if let old = resampler { try old.convert(nil, appendingTo: &pending) }
-                if !pending.isEmpty { try give() }
+                if let old = resampler { try give(try old.convert(nil)) }
                 let made = try AudioResampler(from: frame, rate: rate, format: Sample.sampleFormat)
                 resampler = made
-                pendingStart = time
-                try made.convert(frame, appendingTo: &pending)
+                clock = time
+                given = 0
+                try give(try made.convert(frame))
             }
-            // About a second of audio at a time.
-            if pending.count >= Int(rate) { try give(); pause() }
             return !done
         }
-        if !done, let resampler { try resampler.convert(nil, appendingTo: &pending) }
-        if !done && !pending.isEmpty { try give() }
+        if !done, let resampler { try give(try resampler.convert(nil)) }
         try input.checkReads()
     }
 

@@ -7,8 +7,9 @@ final class BoundaryRefiner {
 
     /// Seconds either side of an end the fingerprints placed that are decoded.
     static let reach = 6.0
-    /// Seconds the lag the fingerprints give may be off (half an item, and the codecs' delays).
-    static let lagReach = 0.1
+    /// Seconds the lag the fingerprints give may be off (an item and a half: the offset found may
+    /// be a neighbour of the best, and the codecs' delays).
+    static let lagReach = 0.2
     /// Where the sound is compared to line the two films up: this stretch inside the shared one,
     /// from an end (seconds).
     static let anchor = 1.0..<3.0
@@ -56,7 +57,7 @@ final class BoundaryRefiner {
         var start: Double?
         var samples: [Float] = []
         samples.reserveCapacity(Int(Double(rate) * (span.upperBound - span.lowerBound)) + 1)
-        try reader.read(from: span.lowerBound, to: span.upperBound, rate: rate) { (time: Double, chunk: ArraySlice<Float>) in
+        try reader.read(from: span.lowerBound, to: span.upperBound, rate: rate) { (time: Double, chunk: UnsafeBufferPointer<Float>) in
             if start == nil { start = time }
             samples.append(contentsOf: chunk)
         }

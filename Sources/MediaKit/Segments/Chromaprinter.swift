@@ -45,10 +45,9 @@ final class Chromaprinter {
 
     /// Feeds `samples` (mono, at `sampleRate`). The corresponding C function is `chromaprint_feed`.
     /// - Throws: `MediaError.library` when it fails.
-    func feed(_ samples: ArraySlice<Int16>) throws {
-        guard !samples.isEmpty else { return }
-        let fed = samples.withUnsafeBufferPointer { chromaprint_feed(context, $0.baseAddress, Int32($0.count)) }
-        guard fed == 1 else {
+    func feed(_ samples: UnsafeBufferPointer<Int16>) throws {
+        guard let base = samples.baseAddress, !samples.isEmpty else { return }
+        guard chromaprint_feed(context, base, Int32(samples.count)) == 1 else {
             throw MediaError.library(function: "chromaprint_feed", code: 0, message: "cannot fingerprint the audio")
         }
     }

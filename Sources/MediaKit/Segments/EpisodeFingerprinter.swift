@@ -18,7 +18,7 @@ enum EpisodeFingerprinter {
             try printer.start()
             var start: Double?
             try reader.read(from: window.lowerBound, to: window.upperBound, rate: Int32(printer.sampleRate)) {
-                (time: Double, samples: ArraySlice<Int16>) in
+                (time: Double, samples: UnsafeBufferPointer<Int16>) in
                 if start == nil { start = time }
                 try printer.feed(samples)
                 done += Double(samples.count) / Double(printer.sampleRate)

@@ -25,7 +25,7 @@ enum FingerprintMatcher {
     /// Seconds of audio an item sums (Chromaprint's delay, 2.6 s at its default settings).
     static let itemSpan: Double = (try? Chromaprinter())?.spanSeconds ?? 2.6
 
-    /// The longest stretch `a` and `b` share whose length is within `lasting`, on `a`'s clock, or nil.
+    /// The stretch `a` and `b` share with the most items matching (the longest, bar its gaps) whose length is within `lasting`, on `a`'s clock, or nil.
     /// Its ends are placed to about a second: from the first matching item's start plus a quarter
     /// of what an item sums, to the last one's start plus three quarters of it (an item still
     /// matches while most of what it sums is shared).
@@ -34,6 +34,7 @@ enum FingerprintMatcher {
         guard step > 0, !a.items.isEmpty, !b.items.isEmpty, abs(b.itemSeconds - step) < 1e-9 else { return nil }
         let gap = Int((maxGapSeconds / step).rounded())
         var best: SharedRun?
+        var bestMatched = 0
         for offset in offsets(a.items, b.items) {
             let lag = b.start + Double(offset) * step - a.start
             for (first, last, matched, distinct) in runs(a.items, b.items, offset: offset, gap: gap) {
@@ -42,8 +43,11 @@ enum FingerprintMatcher {
                 let run = SharedRun(start: a.start + Double(first) * step + itemSpan / 4,
                                     end: a.start + Double(last) * step + itemSpan * 3 / 4,
                                     lag: lag, density: Double(matched) / Double(items))
-                guard lasting.contains(run.seconds), run.seconds > best?.seconds ?? 0 else { continue }
+                // Of runs at neighbouring offsets over the same stretch, the densest is the offset
+                // nearest the true lag: the most items matched wins.
+                guard lasting.contains(run.seconds), matched > bestMatched else { continue }
                 best = run
+                bestMatched = matched
             }
         }
         return best
