@@ -44,7 +44,7 @@ def run(bench):
                   "fingerprints and its season's comparison are done; both sides are timed for the whole season and "
                   "divided by its episodes.")
     runs = max(3, min(bench.runs, 5))
-    floor = Peer(FPCALC, measure=lambda: fpcalc_season(paths, bench.timeout), row=f"{FPCALC}, per episode")
+    floor = Peer(FPCALC, measure=lambda: fpcalc_season(paths, bench.timeout), row=f"{FPCALC}, every episode in turn")
     held = {}
 
     def fresh_mount():
@@ -67,7 +67,7 @@ def run(bench):
             per_episode(bench, t[FPCALC])
             return
         ours = Peer("mount", measure=lambda: analysis_season(held["m"], folder, bench.timeout), prepare=fresh_mount,
-                    row="mount, getfattr user.mediafs.analysis, per episode")
+                    row="mount, getfattr user.mediafs.analysis of every episode in turn")
         t = bench.compare(ID, "season", [floor, ours], runs, warmup=1)
         per_episode(bench, t[FPCALC], t["mount"])
         ends(bench, held["m"], folder, seconds)
