@@ -31,9 +31,11 @@ export MEDIAFS_VERSION
 # cjpeg (libjpeg-turbo-progs) tells the bench's real-footage section what libjpeg needs for a quality;
 # mkvtoolnix muxes the Dolby Vision clips, and Mesa's Vulkan on the CPU runs ffmpeg's libplacebo
 # filter, their independent reference; mpv loads the server layout's sidecars, tumbler and
-# desktop-file-utils check the folders' faces.
+# desktop-file-utils check the folders' faces; libchromaprint-dev fingerprints episodes' audio
+# (a season's shared intro and credits) and libswresample-dev brings it to Chromaprint's rate;
+# libchromaprint-tools' fpcalc is the bench's fingerprint floor.
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
-	libswscale-dev libavfilter-dev libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
+	libswscale-dev libswresample-dev libavfilter-dev libchromaprint-dev libchromaprint-tools libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
 	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
 # What `make deb` and `make deb-test` need beyond them: dpkg-shlibdeps, lintian, a Debian root.
 DEB_PACKAGES := dpkg-dev binutils lintian mmdebstrap

@@ -32,7 +32,10 @@ let package = Package(
         // share on Debian; the module map links each library (libavfilter for tone mapping).
         .systemLibrary(name: "CAV", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
-                                         "libavfilter-dev"])]),
+                                         "libavfilter-dev", "libswresample-dev"])]),
+        // Chromaprint's raw fingerprints of episodes' audio, by which a season's shared intro and
+        // credits are found (MediaKit/Segments).
+        .systemLibrary(name: "CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
         // jemalloc, linked by the program only (the library targets work with any malloc), serves
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.
@@ -49,9 +52,10 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "CVersion", cSettings: [.define("MEDIAFS_VERSION", to: "\"\(version)\"")]),
 
-        // Media: probing, frames, thumbnails as PNG or JPEG; knows no FUSE and no paths of the mount.
+        // Media: probing, frames, thumbnails as PNG or JPEG, audio fingerprints; knows no FUSE and no
+        // paths of the mount.
         .target(name: "MediaKit", dependencies: [
-            "CAV", "CPNG", "CJPEG", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
+            "CAV", "CChromaprint", "CPNG", "CJPEG", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [

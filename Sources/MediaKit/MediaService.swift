@@ -229,11 +229,14 @@ public struct LocalMediaService: MediaService {
         throw MediaError.unsupported(reason: "scene detection is being written")
     }
 
+    /// Decodes the head and tail of the file's first audio stream (`SegmentWindows`) for
+    /// Chromaprint, on the calling thread.
     public func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio? {
-        throw MediaError.unsupported(reason: "audio fingerprints are being written")
+        try EpisodeFingerprinter.fingerprints(of: file, request: request)
     }
 
+    /// Compares the fingerprints, then decodes a few seconds of two files around each end found.
     public func sharedSegments(of episodes: [SeasonEpisode], request: AnalysisRequest) throws -> [[MediaSegment]] {
-        throw MediaError.unsupported(reason: "shared segments are being written")
+        try SeasonComparison.segments(of: episodes, request: request)
     }
 }
