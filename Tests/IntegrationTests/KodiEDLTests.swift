@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Kodi (20, Debian's, headless under Xvfb: `KodiPlayer`) skips a commercial break (action 3) of
-/// the edit decision list beside an episode, on a plain folder: the Kodi side of the server
-/// layout's `.edl` files, so that the mount's test is `assertKodiSkips` on the mounted episode.
-/// The control plays the same episode without the list through the same seconds.
+/// Kodi (20, Debian's, headless under Xvfb: `KodiPlayer`) skips an episode's intro by the edit
+/// decision list (action 3, a commercial break) a `--layout server` mount shows beside it, made from
+/// what the analysis found. The control plays an episode without a list through the same seconds,
+/// on a plain folder: what is skipped is skipped by the list.
 ///
 /// Each test starts its own Kodi (a few seconds) and plays in real time: the skip about 15 s,
 /// the control about 45 s. Serialized: two Kodis rendering with llvmpipe at once on a small
@@ -24,10 +24,33 @@ struct KodiEDLTests {
         try body(episode)
     }
 
-    /// With `10.0 40.0 3` beside it, Kodi plays the first 10 s, then goes on at 40 s.
-    @Test func kodiSkipsTheCommercialBreakOfTheEditDecisionList() throws {
-        try Self.withEpisode("kodi-edl", edl: "10.0 40.0 3\n") { episode in
-            try assertKodiSkips(file: episode, from: 10, to: 40)
+    /// A season through a `--layout server` mount: the analysis finds the intro the episodes
+    /// share, the mount shows `Show S01E04.edl` beside the episode, and Kodi, playing the episode
+    /// from the mount, skips the intro by it. The season's episodes (`SeasonMedia`) with their video
+    /// made again with a keyframe every second, so that Kodi's seek lands at the intro's end.
+    @Test func kodiSkipsTheIntroTheAnalysisFoundThroughAServerLayoutMount() throws {
+        let folder = try TempFolder("kodi-season")
+        defer { folder.remove() }
+        let season = try folder.makeFolder("source/Show/Season 1")
+        for episode in SeasonMedia.episodes {
+            let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", try SeasonMedia.seasonFolder().path + "/" + episode.name,
+                                        "-map", "0", "-c:a", "copy", "-c:v", "libx264", "-preset", "ultrafast", "-g", "5",
+                                        season + "/" + episode.name], timeout: 120)
+            guard made.succeeded else { throw HarnessError("remaking \(episode.name) failed: \(made)") }
+        }
+        let watched = SeasonMedia.episodes[3]
+        try Mount.with(source: folder.path("source"), point: try folder.makeFolder("mnt"), log: folder.path("log"),
+                       arguments: ["--layout", "server"]) { mount in
+            let client = MountedTreeClient(point: mount.point)
+            _ = try client.attributeText("user.mediafs.analysis", of: "Show/Season 1/" + watched.name)
+            let edlName = "Show/Season 1/" + watched.name.replacingOccurrences(of: ".mkv", with: ".edl")
+            #expect(try client.names("Show/Season 1").contains((edlName as NSString).lastPathComponent))
+            let lines = String(decoding: try client.read(edlName), as: UTF8.self).split(separator: "\n")
+            let intro = try #require(lines.first?.split(separator: " ").compactMap { Double($0) })
+            #expect(intro.count == 3 && intro[2] == 3, "\(lines)")
+            #expect(abs(intro[0] - watched.intro.lowerBound) < 0.5 && abs(intro[1] - watched.intro.upperBound) < 0.5,
+                    "the intro in \(edlName): \(intro), made at \(watched.intro)")
+            try assertKodiSkips(file: mount.path("Show/Season 1/" + watched.name), from: intro[0], to: intro[1])
         }
     }
 
