@@ -5,8 +5,8 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, server, storyboards, thumbs, \
-    tracks
+from sections import chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, scenes, server, storyboards, \
+    thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -21,4 +21,5 @@ SECTIONS = {
     "library": library.run,
     "films": films.run,
     "server": server.run,
+    "scenes": scenes.run,
 }
