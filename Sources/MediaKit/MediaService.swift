@@ -225,8 +225,11 @@ public struct LocalMediaService: MediaService {
     public func contactSheet(of file: MediaFile, request: ContactSheetRequest, format: ImageFormat) throws -> [UInt8] {
         try storyboards.contactSheet(of: file, request: request, format: format)
     }
+
+    /// Decodes the keyframes, then only the groups of pictures that may hold a cut
+    /// (`SceneDetector`), on `request.threads` decoding threads.
     public func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList {
-        throw MediaError.unsupported(reason: "scene detection is being written")
+        try SceneDetector(file: file, request: request, probed: probed).run().0
     }
 
     /// Decodes the head and tail of the file's first audio stream (`SegmentWindows`) for

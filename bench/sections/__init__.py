@@ -5,8 +5,8 @@ no mount behind. SECTIONS lists them in the order they run; BENCH_SECTIONS picks
 To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/NAME.py with
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
-from sections import analysis, chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, segments, \
-    server, storyboards, thumbs, tracks
+from sections import analysis, chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, scenes, \
+    segments, server, storyboards, thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -21,6 +21,7 @@ SECTIONS = {
     "library": library.run,
     "films": films.run,
     "server": server.run,
+    "scenes": scenes.run,
     "segments": segments.run,
     "analysis": analysis.run,
 }

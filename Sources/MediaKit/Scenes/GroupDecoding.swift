@@ -1,0 +1,68 @@
+import CAV
+
+/// Decoding one group of pictures (from a keyframe to the frame before the next) for the frames
+/// a cut may be among.
+extension DecodeSession {
+    /// The signature of every frame numbered in `frames` (a keyframe's number up to the frame
+    /// before the next keyframe, of `survey`), decoded from that keyframe. Frames before
+    /// `exactFrom` are decoded only where later frames refer to them (`AVDISCARD_NONREF`), so
+    /// their signatures may be missing; the loop filter is skipped for H.264 (a signature of
+    /// cell means does not see it).
+    /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a frame from
+    ///   `exactFrom` on does not decode whole or at all, `.timedOut`.
+    func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey,
+                         pictures: PictureMaker) throws -> [Int: PictureSignature] {
+        let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
+        let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
+        try seek(to: first)
+        let isH264 = decoder.context.pointee.codec_id == AV_CODEC_ID_H264
+        decoder.context.pointee.skip_loop_filter = isH264 ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+        defer {
+            decoder.context.pointee.skip_loop_filter = AVDISCARD_DEFAULT
+            decoder.context.pointee.skip_frame = AVDISCARD_DEFAULT
+            needsSeek = true
+        }
+        var found: [Int: PictureSignature] = [:]
+        var started = false
+        func keep(_ frame: Frame) throws {
+            guard frame.pts >= first, frame.pts <= last, let number = survey.frame(at: frame.pts) else { return }
+            found[number] = try pictures.signature(of: frame)
+        }
+        let none = cav_nopts_value()
+        let packet = try Packet()
+        while true {
+            try input.deadline.check()
+            let read = av_read_frame(input.context, packet.pointer)
+            if read < 0 {
+                if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
+                break
+            }
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            guard p.stream_index == stream.pointee.index else { continue }
+            input.noteIfCut(packet.pointer)
+            let time = p.pts != none ? p.pts : p.dts
+            let isKey = p.flags & AV_PKT_FLAG_KEY != 0
+            // From the group's keyframe (a seek may land a little before it) to the next keyframe.
+            if !started {
+                guard isKey, time >= first else { continue }
+                started = true
+            } else if isKey && time != none && time > last {
+                break
+            }
+            let skippable = time != none && time < skipsBefore && !isKey
+            decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+            try pictures.send(packet, to: decoder, each: keep)
+        }
+        try pictures.drain(decoder, each: keep)
+        try input.checkReads()
+        if let fault = input.source.fault { throw MediaError.damaged(reason: "\(fault)") }
+        guard started else {
+            throw MediaError.damaged(reason: "the keyframe at \(seconds(forPts: first)) s cannot be read again")
+        }
+        for number in max(exactFrom, frames.lowerBound)...frames.upperBound where found[number] == nil {
+            throw MediaError.damaged(reason: "the frame at \(seconds(forPts: survey.times[number])) s does not decode")
+        }
+        return found
+    }
+}

@@ -1,0 +1,166 @@
+"""scenes: every hard cut of a film, through the mount (`--analysis on-demand`, the attribute
+user.mediafs.analysis, info.json's "scenes"), against PySceneDetect's content detector and
+ffmpeg's scdet filter, which both decode every frame; with each side's precision and recall
+against the cuts the films were made with (bench/scene_films.py)."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import scene_films
+from measure import BenchError, Peer
+from mounts import MountError
+
+ID = "scenes"
+ATTRIBUTE = "user.mediafs.analysis"
+ANALYSIS = ["--analysis", "on-demand"]
+SCENEDETECT = "scenedetect detect-content"
+SCDET = "ffmpeg -vf scdet"
+# Ours against each peer, at most: keyframes at the cuts (libx264's defaults), and a fixed GOP.
+GOALS = {"default": {SCENEDETECT: 0.1, SCDET: 0.3}, "fixed": {SCENEDETECT: 0.5, SCDET: 0.5}}
+
+
+def run(bench):
+    bench.section(ID, "Scenes: every hard cut, to the frame",
+                  "Films made by `bench/scene_films.py` of shots of real clips (Debian packages' sample videos, "
+                  "fetched at bench time) and of test patterns, joined at known frames by hard cuts (jump cuts of one "
+                  "camera among them), a dissolve and a fade through black (not cuts), each encoded with libx264's "
+                  "defaults (`-default`: keyframes where its scene-cut detection puts them) and with a fixed GOP "
+                  "(`-fixed`: a keyframe every 50 frames, scene-cut detection off). The mount side is a fresh mount "
+                  f"with `{' '.join(ANALYSIS)}` and `getfattr -n {ATTRIBUTE}` of the film's folder, which returns "
+                  "once the analysis is done (the file's probe included); its cuts are info.json's `scenes`. "
+                  f"`{SCENEDETECT}` is `scenedetect -i F detect-content list-scenes`; `{SCDET}` is "
+                  "`ffmpeg -i F -vf scdet=threshold=10,metadata=print -f null -`. A cut found within one frame of a "
+                  "known one is a hit.")
+    missing = [tool for tool in ("scenedetect", "getfattr") if shutil.which(tool) is None]
+    if "scenedetect" in missing:
+        bench.note(ID, "scenedetect is not installed (pip install scenedetect opencv-python-headless): its rows are left out")
+    folder = os.path.join(os.path.dirname(bench.media), f"{bench.mode}-scene-films")
+    made = scene_films.make(folder, bench=bench.mode == "full", cache=os.path.dirname(bench.media))
+    if made.get("missing"):
+        bench.note(ID, f"only the test-pattern film: the real clips could not be fetched: {made['missing']}")
+    ours_missing = "getfattr is missing (Debian attr)" if "getfattr" in missing else ours_unavailable(bench, folder, made)
+    if ours_missing:
+        bench.note(ID, f"the mount's side is left out: {ours_missing}; only the peers are reported")
+    # Until the mount answers, the analysis is timed in a process of its own (bench/scene-timing,
+    # built with mediafs): the same code, without the mount's probe and attribute.
+    timing = os.path.join(os.path.dirname(bench.bin), "scene-timing")
+    in_process = bool(ours_missing) and os.access(timing, os.X_OK)
+    if in_process:
+        bench.note(ID, "`in-process` rows: `scene-timing --threads 2 F` (bench/scene-timing, built with mediafs), "
+                       "LocalMediaService().scenes timed inside the process, its start and the file's opening included")
+    runs = max(1, min(bench.runs, 3))
+    for film in made["films"]:
+        for name in film["files"]:
+            path = os.path.join(folder, name)
+            encoding = name.rsplit("-", 1)[1].split(".")[0]
+            found = {}
+            peers = [Peer(SCDET, measure=lambda p=path: timed(found, SCDET, scdet, p, bench.timeout))]
+            if "scenedetect" not in missing:
+                peers.append(Peer(SCENEDETECT, measure=lambda p=path: timed(found, SCENEDETECT, scenedetect, p, bench.timeout,
+                                                                            bench.work)))
+            if not ours_missing:
+                peers.append(Peer("mount", measure=lambda n=name: ours(bench, folder, n, found)))
+            elif in_process:
+                peers.append(Peer("in-process", measure=lambda p=path: measured(timing, p, found, bench.timeout)))
+            samples = bench.compare(ID, name, peers, runs, warmup=0)
+            for peer, cuts in found.items():
+                precision, recall = score(cuts, film["cuts"])
+                bench.value(ID, f"{peer}, {name}: precision", round(precision, 3), "")
+                bench.value(ID, f"{peer}, {name}: recall", round(recall, 3), "")
+            ours_name = "mount" if "mount" in samples else "in-process" if "in-process" in samples else None
+            if ours_name:
+                for peer, goal in GOALS[encoding].items():
+                    if peer in samples:
+                        bench.ratio(ID, f"{name}: {ours_name} against {peer}", (ours_name, samples[ours_name]),
+                                    (peer, samples[peer]), goal_max=goal)
+
+
+def timed(found, peer, command, path, timeout, *extra):
+    started = time.monotonic()
+    found[peer] = command(path, timeout, *extra)
+    return time.monotonic() - started
+
+
+def scdet(path, timeout):
+    """The frames ffmpeg's scdet marks as cuts (its `frame:N` of each `lavfi.scd.time`)."""
+    out = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-vf", "scdet=threshold=10,metadata=print:file=-",
+                          "-f", "null", "-"], capture_output=True, text=True, timeout=timeout, check=False)
+    if out.returncode != 0:
+        raise BenchError(f"ffmpeg scdet {path}: {out.stderr.strip()[-500:]}")
+    cuts, frame = [], None
+    for line in out.stdout.splitlines():
+        at = re.match(r"frame:(\d+)", line)
+        if at:
+            frame = int(at.group(1))
+        elif line.startswith("lavfi.scd.time") and frame is not None:
+            cuts.append(frame)
+    return cuts
+
+
+def scenedetect(path, timeout, work):
+    """The first frames (from 0) of PySceneDetect's scenes after the first."""
+    out_dir = os.path.join(work, "scenedetect")
+    os.makedirs(out_dir, exist_ok=True)
+    done = subprocess.run(["scenedetect", "-q", "-i", path, "-o", out_dir, "detect-content", "list-scenes", "-f", "scenes.csv"],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise BenchError(f"scenedetect {path}: {done.stderr.strip()[-500:]}")
+    with open(os.path.join(out_dir, "scenes.csv"), encoding="utf-8") as f:
+        rows = [line.split(",") for line in f.read().splitlines()[2:] if line.strip()]
+    return [int(row[1]) - 1 for row in rows[1:]]
+
+
+def ours_unavailable(bench, folder, made):
+    """Why the mount cannot give scenes (the option or the attribute not there yet), or None."""
+    name = made["films"][0]["files"][0]
+    try:
+        with bench.mount(folder, ID, args=ANALYSIS) as m:
+            done = subprocess.run(["getfattr", "-n", ATTRIBUTE, "--only-values", m.path(name)], capture_output=True,
+                                  text=True, timeout=bench.timeout, check=False)
+            if done.returncode != 0:
+                return f"`getfattr -n {ATTRIBUTE}` is not answered ({done.stderr.strip() or done.returncode})"
+            with open(os.path.join(m.path(name), "info.json"), encoding="utf-8") as f:
+                if "scenes" not in json.load(f):
+                    return "info.json has no scenes"
+    except (BenchError, MountError, OSError, ValueError, subprocess.SubprocessError) as error:
+        return f"the mount with {' '.join(ANALYSIS)} failed ({str(error).strip()[:300]})"
+    return None
+
+
+def ours(bench, folder, name, found):
+    """One analysis on a fresh mount: the seconds `getfattr` took; the cuts go to `found`."""
+    with bench.mount(folder, ID, args=ANALYSIS) as m:
+        started = time.monotonic()
+        subprocess.run(["getfattr", "-n", ATTRIBUTE, "--only-values", m.path(name)], capture_output=True,
+                       timeout=bench.timeout, check=True)
+        seconds = time.monotonic() - started
+        with open(os.path.join(m.path(name), "info.json"), encoding="utf-8") as f:
+            found["mount"] = [scene["frame"] for scene in json.load(f)["scenes"][1:]]
+    return seconds
+
+
+def measured(timing, path, found, timeout):
+    """One run of bench/scene-timing on `path`: the seconds it measured; the cuts go to `found`."""
+    done = subprocess.run([timing, "--threads", "2", "--runs", "1", path], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise BenchError(f"scene-timing {path}: {done.stderr.strip()[-500:]}")
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    found["in-process"] = line["cuts"]
+    return line["seconds"]
+
+
+def score(found, expected):
+    """Precision and recall of `found` against `expected`, a cut within one frame a hit (each
+    found cut counted for one expected cut at most)."""
+    left, hits = sorted(found), 0
+    for cut in expected:
+        match = next((f for f in left if abs(f - cut) <= 1), None)
+        if match is not None:
+            left.remove(match)
+            hits += 1
+    return hits / max(1, len(found)), hits / max(1, len(expected))
