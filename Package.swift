@@ -82,12 +82,6 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // The bench's figure of the scene analysis in-process (bench/sections/scenes.py), until the
-        // mount answers it.
-        .executableTarget(name: "scene-timing", dependencies: [
-            "MediaKit", .product(name: "SystemPackage", package: "swift-system"),
-        ], path: "bench/scene-timing"),
-
         .testTarget(name: "MediaKitTests", dependencies: [
             "MediaKit", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -229,7 +229,7 @@ public struct LocalMediaService: MediaService {
     /// Decodes the keyframes, then only the groups of pictures that may hold a cut
     /// (`SceneDetector`), on `request.threads` decoding threads.
     public func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList {
-        try SceneDetector(file: file, request: request, probed: probed).run().0
+        try SceneDetector(file: file, request: request, probed: probed, pool: thumbnails.pool).run().0
     }
 
     /// Decodes the head and tail of the file's first audio stream (`SegmentWindows`) for

@@ -80,7 +80,8 @@ import TestSupport
         try Mount.with(source: source, point: point, log: folder.path("log"), arguments: arguments) { mount in
             let client = MountedTreeClient(point: mount.point)
             _ = try client.names("")
-            let found = try Wait.until(60) {
+            // Polled once a second: the background waits while requests are served.
+            let found = try Wait.until(60, poll: 1) {
                 try ["Cuts.mkv", "Fixed.mkv"].allSatisfy { try client.json($0 + "/info.json")["scenes"] != nil }
             }
             #expect(found, "the background analysed the films the listing met: \((try? client.statistics()) ?? [:])")
@@ -94,7 +95,7 @@ import TestSupport
         try Mount.with(source: source, point: point, log: folder.path("log2"), arguments: arguments) { mount in
             let client = MountedTreeClient(point: mount.point)
             _ = try client.names("")
-            #expect(try Wait.until(30) { try client.statistics()["analyses_waiting"] == 0 })
+            #expect(try Wait.until(30, poll: 1) { try client.statistics()["analyses_waiting"] == 0 })
             #expect(try client.json("Cuts.mkv/info.json")["scenes"] != nil)
             let statistics = try client.statistics()
             #expect(statistics["scene_analyses"] == 0 && statistics["audio_fingerprints"] == 0, "the remount analysed again: \(statistics)")

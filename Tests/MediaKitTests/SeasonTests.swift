@@ -110,30 +110,3 @@ import TestSupport
         #expect(throws: MediaError.self) { try Self.service.sharedSegments(of: season, request: AnalysisRequest()) }
     }
 }
-
-/// The bench's season (`bench/sections/segments.py`, 20-minute episodes) timed here until the
-/// mount answers `user.mediafs.analysis`: `MEDIAFS_SEGMENTS_SEASON=FOLDER` runs it.
-@Suite struct SeasonTimingTests {
-    static let folder = ProcessInfo.processInfo.environment["MEDIAFS_SEGMENTS_SEASON"]
-
-    @Test(.enabled(if: folder != nil)) func timesTheFingerprintsAndTheComparison() throws {
-        let folder = URL(fileURLWithPath: try #require(Self.folder))
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mkv") }.sorted()
-        var season: [SeasonEpisode] = []
-        for name in names {
-            let file = try SeasonTests.file(folder.appendingPathComponent(name))
-            let started = Date()
-            let audio = try #require(try SeasonTests.service.episodeAudio(of: file, request: AnalysisRequest()))
-            print(String(format: "%@: fingerprints in %.3f s (%d + %d items)", name, Date().timeIntervalSince(started),
-                         audio.head.items.count, audio.tail.items.count))
-            season.append(SeasonEpisode(file: file, audio: audio))
-        }
-        let started = Date()
-        let found = try SeasonTests.service.sharedSegments(of: season, request: AnalysisRequest())
-        print(String(format: "comparison in %.3f s", Date().timeIntervalSince(started)))
-        for (name, segments) in zip(names, found) {
-            print(name, segments.map { "\($0.kind) \($0.start)–\($0.end) shared with \($0.sharedWith)" })
-            #expect(segments.count == 2)
-        }
-    }
-}

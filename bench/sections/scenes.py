@@ -45,13 +45,6 @@ def run(bench):
     ours_missing = "getfattr is missing (Debian attr)" if "getfattr" in missing else ours_unavailable(bench, folder, made)
     if ours_missing:
         bench.note(ID, f"the mount's side is left out: {ours_missing}; only the peers are reported")
-    # Until the mount answers, the analysis is timed in a process of its own (bench/scene-timing,
-    # built with mediafs): the same code, without the mount's probe and attribute.
-    timing = os.path.join(os.path.dirname(bench.bin), "scene-timing")
-    in_process = bool(ours_missing) and os.access(timing, os.X_OK)
-    if in_process:
-        bench.note(ID, "`in-process` rows: `scene-timing --threads 2 F` (bench/scene-timing, built with mediafs), "
-                       "LocalMediaService().scenes timed inside the process, its start and the file's opening included")
     runs = max(1, min(bench.runs, 3))
     for film in made["films"]:
         for name in film["files"]:
@@ -64,18 +57,15 @@ def run(bench):
                                                                             bench.work)))
             if not ours_missing:
                 peers.append(Peer("mount", measure=lambda n=name: ours(bench, folder, n, found)))
-            elif in_process:
-                peers.append(Peer("in-process", measure=lambda p=path: measured(timing, p, found, bench.timeout)))
             samples = bench.compare(ID, name, peers, runs, warmup=0)
             for peer, cuts in found.items():
                 precision, recall = score(cuts, film["cuts"])
                 bench.value(ID, f"{peer}, {name}: precision", round(precision, 3), "")
                 bench.value(ID, f"{peer}, {name}: recall", round(recall, 3), "")
-            ours_name = "mount" if "mount" in samples else "in-process" if "in-process" in samples else None
-            if ours_name:
+            if "mount" in samples:
                 for peer, goal in GOALS[encoding].items():
                     if peer in samples:
-                        bench.ratio(ID, f"{name}: {ours_name} against {peer}", (ours_name, samples[ours_name]),
+                        bench.ratio(ID, f"{name}: mount against {peer}", ("mount", samples["mount"]),
                                     (peer, samples[peer]), goal_max=goal)
 
 
@@ -141,17 +131,6 @@ def ours(bench, folder, name, found):
         with open(os.path.join(m.path(name), "info.json"), encoding="utf-8") as f:
             found["mount"] = [scene["frame"] for scene in json.load(f)["scenes"][1:]]
     return seconds
-
-
-def measured(timing, path, found, timeout):
-    """One run of bench/scene-timing on `path`: the seconds it measured; the cuts go to `found`."""
-    done = subprocess.run([timing, "--threads", "2", "--runs", "1", path], capture_output=True, text=True,
-                          timeout=timeout, check=False)
-    if done.returncode != 0:
-        raise BenchError(f"scene-timing {path}: {done.stderr.strip()[-500:]}")
-    line = json.loads(done.stdout.strip().splitlines()[-1])
-    found["in-process"] = line["cuts"]
-    return line["seconds"]
 
 
 def score(found, expected):

@@ -6,16 +6,26 @@ import SystemPackage
 /// 1. `StreamSurvey`: every packet demuxed once (times, sizes, keyframe flags) and every
 ///    keyframe decoded alone into a small `PictureSignature`.
 /// 2. A group of pictures (a keyframe up to the next) may hold a cut where the keyframes either
-///    side differ (`changed`), or where a packet inside is much larger than those around it (a
-///    cut without a keyframe makes a large P-frame: `spike`). Any other group is continuous.
-/// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`): every frame
-///    where the keyframes differ; only reference frames up to a few frames before a spike
-///    where only the sizes hint. `request.pause()` runs between groups.
+///    side differ (`changed`; the last group has none after it), or where a packet inside is much
+///    larger than the others of its kind around it (a cut without a keyframe makes a mostly
+///    intra-coded P-frame: `spike`). Any other group is continuous.
+/// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`). Where only
+///    the sizes hint: reference frames alone up to a few frames before the spike, every frame
+///    from there. Where the keyframes differ with a spike: every frame. Where they differ
+///    without one: first its reference frames alone (`AVDISCARD_NONREF`, about half of them),
+///    with the next keyframe after them (`suspectedCut`); nothing more where no step between them
+///    stands out (motion); the cut at the next keyframe where the step into it stands out and the
+///    encoder placed it early (before the stream's longest interval between keyframes: its
+///    scene-cut detection puts the keyframe at a cut's first frame, as x264, x265, libvpx and
+///    the hardware encoders do; a periodic one proves nothing); else every frame from the
+///    reference frame before the step. `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
 struct SceneDetector {
     let file: MediaFile
     let request: AnalysisRequest
     let probed: ProbedInputs?
+    /// Whose budget of decoders at work its decoder counts in (the memory bound), where given.
+    var pool: DecodeSessionPool?
     /// Keyframes further apart than this (`PictureSignature.distance`) may have a cut between.
     var changed = 0.02
     /// A packet this many times the median of its neighbours' is a spike.
@@ -32,20 +42,43 @@ struct SceneDetector {
 
     func run() throws -> (SceneList, Cost) {
         let session = try openSession()
+        // Its decoder counts in the budget of decoders at work, as a thumbnail's does.
+        let reservation = try pool?.reserve(session.memoryEstimate(threads: nil), deadline: session.input.deadline)
+        defer { if let reservation { pool?.release(reservation) } }
         let pictures = PictureMaker()
         let survey = try StreamSurvey(session, pictures: pictures) { request.progress(0.3 * $0) }
         var signatures = survey.signatures
         let keys = survey.keyframes
         var cost = Cost(frames: survey.times.count, groups: keys.count)
+        let longest = zip(keys, keys.dropFirst()).map { $1 - $0 }.max() ?? 0
+        var placed: [(frame: Int, strength: Double)] = []
         for (j, key) in keys.enumerated() {
             try request.pause()
             try session.input.deadline.check()
             let end = j + 1 < keys.count ? keys[j + 1] - 1 : survey.times.count - 1
             guard end > key else { continue }
-            let differs = j + 1 < keys.count && survey.signatures[key]!.distance(to: survey.signatures[keys[j + 1]]!) >= changed
+            let next = j + 1 < keys.count ? keys[j + 1] : nil
+            // The last group has no keyframe after it to tell: it may hold a cut.
+            let differs = next.map { survey.signatures[key]!.distance(to: survey.signatures[$0]!) >= changed } ?? true
             let spiked = spikes(in: key + 1...end, survey)
             guard differs || !spiked.isEmpty else { continue }
-            let exactFrom = differs ? key : max(key, spiked.min()! - 4)
+            var exactFrom = differs ? key : max(key, spiked.min()! - 4)
+            if spiked.isEmpty {
+                // Keyframes apart and no hint where: its reference frames first (about half of
+                // them), then every frame only from the reference frame before a step between
+                // them (or into the next keyframe) that stands out.
+                var references = try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures)
+                cost.groupsDecoded += 1
+                if let next { references[next] = survey.signatures[next]! }
+                guard let suspect = suspectedCut(among: references) else { continue }
+                if let next, suspect.frame == next, next - key < longest {
+                    // Into a keyframe its encoder placed early: its scene-cut detection put it at
+                    // the cut's first frame.
+                    placed.append((next, suspect.strength))
+                    continue
+                }
+                exactFrom = suspect.before
+            }
             let found = try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures)
             signatures.merge(found) { kept, _ in kept }
             cost.groupsDecoded += 1
@@ -56,7 +89,8 @@ struct SceneDetector {
         for (frame, signature) in signatures where frame > 0 {
             if let before = signatures[frame - 1] { steps[frame] = signature.shiftedDistance(to: before) }
         }
-        let cuts = rule.cuts(in: steps).map { cut in
+        let found = rule.cuts(in: steps)
+        let cuts = (found + placed.filter { cut in !found.contains { $0.frame == cut.frame } }).sorted { $0.frame < $1.frame }.map { cut in
             SceneCut(seconds: session.thumbnailSeconds(forPts: survey.times[cut.frame]), frame: cut.frame,
                      strength: cut.strength)
         }
@@ -64,15 +98,29 @@ struct SceneDetector {
         return (SceneList(cuts: cuts, frames: survey.times.count, duration: session.seconds(forPts: end)), cost)
     }
 
-    /// The frames of `range` whose packets are `spike` times the median of the packets within
-    /// twelve frames either side (keyframes left out: they are large anyway).
+    /// Where a cut may be among frames decoded apart (a group's reference frames, by number): the
+    /// first step between two of them that `rule` would take for a cut, as the frames either
+    /// side and its strength; nil for none.
+    func suspectedCut(among decoded: [Int: PictureSignature]) -> (before: Int, frame: Int, strength: Double)? {
+        let frames = decoded.keys.sorted()
+        guard frames.count >= 2 else { return nil }
+        var steps: [Int: Double] = [:]
+        for i in 1..<frames.count { steps[i] = decoded[frames[i]]!.shiftedDistance(to: decoded[frames[i - 1]]!) }
+        return rule.cuts(in: steps).first.map { (frames[$0.frame - 1], frames[$0.frame], $0.strength) }
+    }
+
+    /// The frames of `range` whose packets are `spike` times the packets within twelve frames
+    /// either side, keyframes left out (they are large anyway): times the fifth largest of them,
+    /// which is about a P-frame's size where B-frames (several times smaller) lie between, so that
+    /// a frame stands out among the frames of its own type: a frame after a cut coded without a
+    /// keyframe is mostly intra-coded.
     func spikes(in range: ClosedRange<Int>, _ survey: StreamSurvey) -> [Int] {
         let keys = Set(survey.keyframes)
         return range.filter { frame in
             let around = (max(0, frame - 12)...min(survey.sizes.count - 1, frame + 12))
                 .filter { $0 != frame && !keys.contains($0) }.map { survey.sizes[$0] }.sorted()
             guard !around.isEmpty else { return false }
-            return Double(survey.sizes[frame]) >= spike * Double(max(1, around[around.count / 2]))
+            return Double(survey.sizes[frame]) >= spike * Double(max(1, around[max(0, around.count - 5)]))
         }
     }
 
