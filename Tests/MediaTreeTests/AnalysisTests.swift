@@ -149,6 +149,36 @@ import TestSupport
     }
 }
 
+/// A request waiting for the analysis the background is running does not wait for the background
+/// to find the mount quiet: the background no longer pauses for requests while one waits for it.
+@Suite struct AnalysisWaitTests {
+    @Test func theAttributeDuringTheBackgroundsAnalysisOfTheSameFilmIsAnswered() throws {
+        let library = try AnalysisLibrary()
+        library.media.slowBackground.store(true, ordering: .relaxed)
+        var settings = library.settings(layout: .folders)
+        settings.analysis = .background
+        let tree = MediaTree(sourceRoot: library.source.path, media: library.media, logger: Logger(label: "test"), settings: settings)
+        defer { tree.close() }
+        let client = DirectTreeClient(tree)
+        _ = try client.list("")
+        #expect(Wait.until(30) { library.media.backgroundEntered.load(ordering: .relaxed) })
+        // A request in flight all along (a long read, say): the background pauses for it.
+        tree.activity.begin()
+        defer { tree.activity.end() }
+        // Asked on a thread of its own, waited for at most 30 s: a wait for quiet would hang it.
+        let answer = Mutex<[UInt8]?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let summary = try? client.extendedAttribute(MediaTree.analysisAttribute, of: "Film.mkv")
+            answer.withLock { $0 = summary }
+            answered.signal()
+        }
+        try #require(answered.wait(timeout: .now() + 30) == .success, "the attribute waited for the background to find the mount quiet")
+        #expect(String(decoding: answer.withLock { $0 } ?? [], as: UTF8.self).hasPrefix("{\"scenes\":5"))
+        #expect(library.media.sceneRuns == 1, "analysed once, by the background")
+    }
+}
+
 /// A source folder for the analysis tests: an eleven-minute film without chapters and a season of
 /// three episodes, tiny pictures made by the ffmpeg command; and the stand-in service they share.
 private final class AnalysisLibrary: Sendable {
@@ -207,6 +237,9 @@ private final class AnalysisLibrary: Sendable {
 private final class StandInAnalysis: ForwardingMediaService {
     let base: any MediaService = LocalMediaService(probeTimeout: 20)
     let failing = Atomic<Bool>(false)
+    /// Whether an analysis on one thread (the background's) pauses fifty times on its way.
+    let slowBackground = Atomic<Bool>(false)
+    let backgroundEntered = Atomic<Bool>(false)
     private let counts = Mutex<[String: Int]>([:])
 
     static let cuts = [SceneCut(seconds: 62.5, frame: 250, strength: 0.5), SceneCut(seconds: 250.25, frame: 1001, strength: 0.9),
@@ -218,6 +251,13 @@ private final class StandInAnalysis: ForwardingMediaService {
 
     func scenes(of file: MediaFile, request: AnalysisRequest) throws -> SceneList {
         try request.pause()
+        if request.threads == 1 && slowBackground.load(ordering: .relaxed) {
+            backgroundEntered.store(true, ordering: .relaxed)
+            for _ in 0..<50 {
+                usleep(20_000)
+                try request.pause()
+            }
+        }
         if failing.load(ordering: .relaxed) { throw MediaError.unreadable(ReadFault(offset: 0, kind: .failed(errno: EIO))) }
         counts.withLock { $0["scenes", default: 0] += 1 }
         return SceneList(cuts: Self.cuts, frames: 2640, duration: 660)

@@ -20,8 +20,12 @@ extension MediaTree {
     /// - Throws: `MediaError` where a read failed in a way that may pass or the work was stopped:
     ///   nothing of the failed part is kept.
     func analyse(_ path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> VersionAnalysis {
+        if run == .foreground { facts.analysisWaiters.add(1, ordering: .relaxed) }
         facts.analysing.lock()
-        defer { facts.analysing.unlock() }
+        defer {
+            facts.analysing.unlock()
+            if run == .foreground { facts.analysisWaiters.subtract(1, ordering: .relaxed) }
+        }
         if facts.analysis?.analysedScenes != true {
             let scenes = try scenes(of: path, facts: facts, run: run)
             land(of: facts, at: path) { analysis in
@@ -66,12 +70,15 @@ extension MediaTree {
         }
     }
 
-    /// The request an analysis makes of the media service.
-    func analysisRequest(_ run: AnalysisRun) -> AnalysisRequest {
+    /// The request an analysis of the version of `facts` makes of the media service: in the
+    /// background, pausing while requests are served, unless one waits for this very analysis.
+    func analysisRequest(_ run: AnalysisRun, of facts: VersionFacts) -> AnalysisRequest {
         switch run {
         case .background:
             return AnalysisRequest(threads: 1) { [activity, analysisQueue] in
-                try activity.waitForQuiet { try analysisQueue.checkStopping() }
+                try activity.waitForQuiet(unless: { facts.analysisWaiters.load(ordering: .relaxed) > 0 }) {
+                    try analysisQueue.checkStopping()
+                }
             }
         case .foreground:
             return AnalysisRequest(threads: settings.generationThreads) { [analysisQueue] in try analysisQueue.checkStopping() }
@@ -84,7 +91,7 @@ extension MediaTree {
         guard Thumbnails.stream(of: facts.info) != nil else { return nil }
         TreeStatistics.count(statistics.sceneAnalyses)
         do {
-            return try media.scenes(of: mediaFile(path, facts.identity), request: analysisRequest(run))
+            return try media.scenes(of: mediaFile(path, facts.identity), request: analysisRequest(run, of: facts))
         } catch let failure as MediaError where !failure.mayPass {
             logger.notice("no scenes shown for \(absolute(path)): \(failure)")
             return nil
@@ -98,7 +105,7 @@ extension MediaTree {
         guard facts.info.streams.contains(where: { $0.kind == .audio }) else { return nil }
         TreeStatistics.count(statistics.audioFingerprints)
         do {
-            guard let audio = try media.episodeAudio(of: mediaFile(path, facts.identity), request: analysisRequest(run)) else { return nil }
+            guard let audio = try media.episodeAudio(of: mediaFile(path, facts.identity), request: analysisRequest(run, of: facts)) else { return nil }
             facts.audio.withLock { $0 = audio }
             probeDatabase?.store(audio: audio, for: facts.identity)
             records.grow(facts.identity, by: 4 * (audio.head.items.count + audio.tail.items.count))
@@ -119,12 +126,17 @@ extension MediaTree {
         guard facts.analysis?.season != stamp else { return }
         // Its own first: the season's last episode to be fingerprinted compares it.
         let own = try audio(of: path, facts: facts, run: run)
-        var episodes: [(path: SourcePath, facts: VersionFacts, audio: EpisodeAudio)] = []
+        var records: [(path: SourcePath, facts: VersionFacts)] = []
         for (episode, stat) in season {
             let isThis = episode == path
             guard let episodeFacts = isThis ? facts : analysedRecord(at: episode, stat: stat) else { return }
             if !isThis, run == .background, episodeFacts.audio.withLock({ $0 }) == nil { return }
-            guard let audio = isThis ? own : try audio(of: episode, facts: episodeFacts, run: run) else { continue }
+            records.append((episode, episodeFacts))
+        }
+        if run == .foreground { try fingerprintAtOnce(records.filter { $0.path != path }) }
+        var episodes: [(path: SourcePath, facts: VersionFacts, audio: EpisodeAudio)] = []
+        for (episode, episodeFacts) in records {
+            guard let audio = episode == path ? own : try audio(of: episode, facts: episodeFacts, run: run) else { continue }
             episodes.append((episode, episodeFacts, audio))
         }
         guard episodes.count >= 2 else {
@@ -133,7 +145,7 @@ extension MediaTree {
         }
         TreeStatistics.count(statistics.seasonComparisons)
         let found = try media.sharedSegments(of: episodes.map { SeasonEpisode(file: mediaFile($0.path, $0.facts.identity), audio: $0.audio) },
-                                             request: analysisRequest(run))
+                                             request: analysisRequest(run, of: facts))
         for (episode, segments) in zip(episodes, found) {
             land(of: episode.facts, at: episode.path) { analysis in
                 analysis.segments = segments
@@ -141,6 +153,24 @@ extension MediaTree {
             }
         }
         if !episodes.contains(where: { $0.path == path }) { land(of: facts, at: path) { $0.season = stamp } }
+    }
+
+    /// Makes the fingerprints of `episodes` that have none, as many at once as there are
+    /// processors (an audio decoder takes one): a request waits for them.
+    private func fingerprintAtOnce(_ episodes: [(path: SourcePath, facts: VersionFacts)]) throws {
+        let missing = episodes.filter { $0.facts.audio.withLock { $0 } == nil }
+        let failure = FirstError()
+        let lanes = max(1, min(settings.generationThreads, missing.count))
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: missing.count, by: lanes) {
+                let made = failure.catching { () -> Bool? in
+                    _ = try audio(of: missing[index].path, facts: missing[index].facts, run: .foreground)
+                    return true
+                }
+                guard made != nil else { return }
+            }
+        }
+        try failure.rethrow()
     }
 
     /// Changes what the analysis of the version at `path` found, keeps it and, where what it shows

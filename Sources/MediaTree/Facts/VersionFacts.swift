@@ -48,6 +48,9 @@ final class VersionFacts: Sendable {
     let audio: Mutex<EpisodeAudio?>
     /// Held while the version is analysed, so that the background worker and `warm` do not both.
     let analysing = NSLock()
+    /// Requests waiting for its analysis (`user.mediafs.analysis`): the background, analysing it
+    /// meanwhile, then no longer pauses for requests (it would wait for the one waiting for it).
+    let analysisWaiters = Atomic<Int>(0)
 
     struct ArtworkKey: Hashable, Sendable {
         var chapter: Int

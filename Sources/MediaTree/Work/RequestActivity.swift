@@ -34,10 +34,11 @@ public final class RequestActivity: Sendable {
         inFlight.load(ordering: .relaxed) > 0 || Self.now() &- lastEnd.load(ordering: .relaxed) < UInt64(Self.quiet * 1e9)
     }
 
-    /// Returns once the mount is quiet; throws `stop`'s error as soon as it gives one.
-    func waitForQuiet(stop: () throws -> Void) rethrows {
+    /// Returns once the mount is quiet, or `unless` says not to wait; throws `stop`'s error as
+    /// soon as it gives one.
+    func waitForQuiet(unless: () -> Bool = { false }, stop: () throws -> Void) rethrows {
         try stop()
-        while isBusy {
+        while isBusy && !unless() {
             usleep(20_000)
             try stop()
         }
