@@ -10,11 +10,16 @@ public struct AnalysisRequest: Sendable {
     public var progress: @Sendable (Double) -> Void
     /// Seconds the whole analysis may take before it fails with `MediaError.timedOut`.
     public var timeout: Double
+    /// Whether it gives way to the requests being served (the background's): its video decoder
+    /// takes a share of the budget of decoders at work only where nobody waits for one, and is
+    /// freed, its share given back, before every pause.
+    public var yields: Bool
 
-    public init(threads: Int = 1, timeout: Double = 3_600, pause: @escaping @Sendable () throws -> Void = {},
+    public init(threads: Int = 1, timeout: Double = 3_600, yields: Bool = false, pause: @escaping @Sendable () throws -> Void = {},
                 progress: @escaping @Sendable (Double) -> Void = { _ in }) {
         self.threads = threads
         self.timeout = timeout
+        self.yields = yields
         self.pause = pause
         self.progress = progress
     }

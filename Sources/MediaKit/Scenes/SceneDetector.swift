@@ -42,11 +42,11 @@ struct SceneDetector {
 
     func run() throws -> (SceneList, Cost) {
         let session = try openSession()
-        // Its decoder counts in the budget of decoders at work, as a thumbnail's does.
-        let reservation = try pool?.reserve(session.memoryEstimate(threads: nil), deadline: session.input.deadline)
-        defer { if let reservation { pool?.release(reservation) } }
+        if request.yields { session.sleep() }
         let pictures = PictureMaker()
-        let survey = try StreamSurvey(session, pictures: pictures) { request.progress(0.3 * $0) }
+        let survey = try decoding(session) { share in
+            try StreamSurvey(session, pictures: pictures, share: share) { request.progress(0.3 * $0) }
+        }
         var signatures = survey.signatures
         let keys = survey.keyframes
         var cost = Cost(frames: survey.times.count, groups: keys.count)
@@ -67,7 +67,9 @@ struct SceneDetector {
                 // Keyframes apart and no hint where: its reference frames first (about half of
                 // them), then every frame only from the reference frame before a step between
                 // them (or into the next keyframe) that stands out.
-                var references = try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures)
+                var references = try decoding(session) { _ in
+                    try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures)
+                }
                 cost.groupsDecoded += 1
                 if let next { references[next] = survey.signatures[next]! }
                 guard let suspect = suspectedCut(among: references) else { continue }
@@ -79,7 +81,9 @@ struct SceneDetector {
                 }
                 exactFrom = suspect.before
             }
-            let found = try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures)
+            let found = try decoding(session) { _ in
+                try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures)
+            }
             signatures.merge(found) { kept, _ in kept }
             cost.groupsDecoded += 1
             request.progress(0.3 + 0.7 * Double(j + 1) / Double(keys.count))
@@ -96,6 +100,15 @@ struct SceneDetector {
         }
         let end = survey.times.last! + session.frameDuration
         return (SceneList(cuts: cuts, frames: survey.times.count, duration: session.seconds(forPts: end)), cost)
+    }
+
+    /// Runs `body` with the session's decoder awake and its share of the budget taken
+    /// (`DecoderShare`), given back when it is done.
+    private func decoding<Value>(_ session: DecodeSession, _ body: (DecoderShare) throws -> Value) throws -> Value {
+        let share = DecoderShare(session: session, request: request, pool: pool)
+        try share.take()
+        defer { share.giveBack() }
+        return try body(share)
     }
 
     /// Where a cut may be among frames decoded apart (a group's reference frames, by number): the

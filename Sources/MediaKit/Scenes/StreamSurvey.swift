@@ -16,8 +16,11 @@ struct StreamSurvey {
     /// (`AVDISCARD_NONKEY`, and only their packets sent).
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a keyframe does not
     ///   decode whole or the file is cut short, `.timedOut`, `.noFrame` for a stream without frames.
-    init(_ session: DecodeSession, pictures: PictureMaker, progress: (Double) -> Void) throws {
-        let input = session.input, decoder = session.decoder
+    /// Where `share` asks (another request waits for a decoder), the decoder steps aside between
+    /// two keyframes: what it holds is drained first, and a new one goes on.
+    init(_ session: DecodeSession, pictures: PictureMaker, share: DecoderShare? = nil, progress: (Double) -> Void) throws {
+        let input = session.input
+        var decoder = session.decoder
         if !session.isWhereOpened { try session.seek(to: session.startPts - 60 * session.oneSecond) }
         session.isWhereOpened = false
         session.needsSeek = true
@@ -50,6 +53,12 @@ struct StreamSurvey {
             readCount += 1
             if readCount % 256 == 0 { progress(Double(max(0, p.pos)) / Double(max(1, input.source.size))) }
             guard isKey else { continue }
+            if let share, share.othersWait {
+                try pictures.drain(decoder) { frame in keyframePictures[frame.pts] = try pictures.signature(of: frame) }
+                try share.stepAside()
+                decoder = session.decoder
+                decoder.keyframesOnly = true
+            }
             sentKeys.insert(time)
             try pictures.send(packet, to: decoder) { frame in keyframePictures[frame.pts] = try pictures.signature(of: frame) }
         }

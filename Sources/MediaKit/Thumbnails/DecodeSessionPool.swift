@@ -222,11 +222,12 @@ final class DecodeSessionPool: Sendable {
         return waiter.granted.withLock { $0! }
     }
 
-    /// Reserves `bytes` if they fit in `busyBudget` now, with nobody waiting; nil otherwise (for
-    /// a decoder that is an extra, which must not wait behind its own request's).
+    /// Reserves `bytes` if they fit in `busyBudget` now (or nothing is decoding), with nobody
+    /// waiting; nil otherwise (for a decoder that is an extra, which must not wait behind its own
+    /// request's, and for the background analysis, which waits for nobody's).
     func reserveIfFree(_ bytes: Int) -> Reservation? {
         state.withLock { s in
-            s.waiting.isEmpty && s.busyBytes + bytes <= busyBudget ? grant(bytes, in: &s) : nil
+            s.waiting.isEmpty && (s.busy == 0 || s.busyBytes + bytes <= busyBudget) ? grant(bytes, in: &s) : nil
         }
     }
 

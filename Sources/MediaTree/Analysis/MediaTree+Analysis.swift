@@ -75,7 +75,7 @@ extension MediaTree {
     func analysisRequest(_ run: AnalysisRun, of facts: VersionFacts) -> AnalysisRequest {
         switch run {
         case .background:
-            return AnalysisRequest(threads: 1) { [activity, analysisQueue] in
+            return AnalysisRequest(threads: 1, yields: true) { [activity, analysisQueue] in
                 try activity.waitForQuiet(unless: { facts.analysisWaiters.load(ordering: .relaxed) > 0 }) {
                     try analysisQueue.checkStopping()
                 }
