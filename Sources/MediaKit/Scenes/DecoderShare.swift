@@ -50,6 +50,10 @@ final class DecoderShare {
     /// Whether a request that yields should step aside now: another waits for a share.
     var othersWait: Bool { request.yields && (pool?.waiting ?? 0) > 0 }
 
+    /// Thrown by a unit of decoding that stepped aside part way (a group of pictures): it is done
+    /// again from its start once the share is back (`SceneDetector.decoding`).
+    struct SteppedAside: Error {}
+
     /// Steps aside and comes back: gives the share back, pauses, takes it again.
     func stepAside() throws {
         giveBack()

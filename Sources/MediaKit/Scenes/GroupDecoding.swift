@@ -10,8 +10,10 @@ extension DecodeSession {
     /// cell means does not see it).
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a frame from
     ///   `exactFrom` on does not decode whole or at all, `.timedOut`.
+    /// - Throws: `DecoderShare.SteppedAside` where `share` asks to step aside part way (another
+    ///   request waits for a decoder): the group is decoded again from its start after.
     func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey,
-                         pictures: PictureMaker) throws -> [Int: PictureSignature] {
+                         pictures: PictureMaker, share: DecoderShare? = nil) throws -> [Int: PictureSignature] {
         let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
         let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
         try seek(to: first)
@@ -32,6 +34,7 @@ extension DecodeSession {
         let packet = try Packet()
         while true {
             try input.deadline.check()
+            if let share, share.othersWait { throw DecoderShare.SteppedAside() }
             let read = av_read_frame(input.context, packet.pointer)
             if read < 0 {
                 if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }

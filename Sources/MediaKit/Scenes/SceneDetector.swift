@@ -67,8 +67,8 @@ struct SceneDetector {
                 // Keyframes apart and no hint where: its reference frames first (about half of
                 // them), then every frame only from the reference frame before a step between
                 // them (or into the next keyframe) that stands out.
-                var references = try decoding(session) { _ in
-                    try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures)
+                var references = try decoding(session) { share in
+                    try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures, share: share)
                 }
                 cost.groupsDecoded += 1
                 if let next { references[next] = survey.signatures[next]! }
@@ -81,8 +81,8 @@ struct SceneDetector {
                 }
                 exactFrom = suspect.before
             }
-            let found = try decoding(session) { _ in
-                try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures)
+            let found = try decoding(session) { share in
+                try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures, share: share)
             }
             signatures.merge(found) { kept, _ in kept }
             cost.groupsDecoded += 1
@@ -103,12 +103,19 @@ struct SceneDetector {
     }
 
     /// Runs `body` with the session's decoder awake and its share of the budget taken
-    /// (`DecoderShare`), given back when it is done.
+    /// (`DecoderShare`), given back when it is done; again from its start where it stepped aside
+    /// part way (`DecoderShare.SteppedAside`).
     private func decoding<Value>(_ session: DecodeSession, _ body: (DecoderShare) throws -> Value) throws -> Value {
         let share = DecoderShare(session: session, request: request, pool: pool)
         try share.take()
         defer { share.giveBack() }
-        return try body(share)
+        while true {
+            do {
+                return try body(share)
+            } catch is DecoderShare.SteppedAside {
+                try share.stepAside()
+            }
+        }
     }
 
     /// Where a cut may be among frames decoded apart (a group's reference frames, by number): the
