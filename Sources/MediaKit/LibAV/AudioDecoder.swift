@@ -11,23 +11,9 @@ final class AudioDecoder {
     /// - Throws: `MediaError.damaged` when there is no decoder for the codec, `.library` when it
     ///   does not open.
     init(stream: UnsafeMutablePointer<AVStream>) throws {
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-            throw MediaError.damaged(reason: "no decoder for the audio codec \(name)")
+        context = try DecoderContext.open(stream, kind: "audio") {
+            $0.pointee.thread_count = 1
         }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw MediaError.library(function: "avcodec_alloc_context3", code: cav_averror(ENOMEM), message: "out of memory")
-        }
-        var owned: UnsafeMutablePointer<AVCodecContext>? = allocated
-        var opened = false
-        defer { if !opened { avcodec_free_context(&owned) } }
-        try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
-        allocated.pointee.pkt_timebase = stream.pointee.time_base
-        allocated.pointee.thread_count = 1
-        try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
-        opened = true
-        context = allocated
     }
 
     deinit {

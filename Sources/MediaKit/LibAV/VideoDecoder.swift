@@ -25,24 +25,10 @@ final class VideoDecoder {
     /// - Throws: `MediaError.damaged` when there is no decoder for the codec, `.library` when it
     ///   does not open.
     init(stream: UnsafeMutablePointer<AVStream>, threading: Threading, threads: Int = VideoDecoder.maxThreads) throws {
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-            throw MediaError.damaged(reason: "no decoder for the codec \(name)")
+        context = try DecoderContext.open(stream, kind: "video") {
+            $0.pointee.thread_type = threading == .frames ? FF_THREAD_FRAME : FF_THREAD_SLICE
+            $0.pointee.thread_count = Int32(max(1, threads))
         }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw MediaError.library(function: "avcodec_alloc_context3", code: cav_averror(ENOMEM), message: "out of memory")
-        }
-        var owned: UnsafeMutablePointer<AVCodecContext>? = allocated
-        var opened = false
-        defer { if !opened { avcodec_free_context(&owned) } }
-        try check(avcodec_parameters_to_context(allocated, parameters), "avcodec_parameters_to_context")
-        allocated.pointee.pkt_timebase = stream.pointee.time_base
-        allocated.pointee.thread_type = threading == .frames ? FF_THREAD_FRAME : FF_THREAD_SLICE
-        allocated.pointee.thread_count = Int32(max(1, threads))
-        try check(avcodec_open2(allocated, codec, nil), "avcodec_open2")
-        opened = true
-        context = allocated
         self.threading = threading
     }
 
