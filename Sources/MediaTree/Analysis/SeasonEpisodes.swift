@@ -40,12 +40,7 @@ enum SeasonEpisodes {
     /// What names one comparison of a season: the versions of its episodes, in order.
     static func stamp(_ identities: [FileIdentity]) -> UInt64 {
         StableHasher.hash { hasher in
-            for identity in identities {
-                hasher.add(identity.device)
-                hasher.add(identity.inode)
-                hasher.add(identity.size)
-                hasher.add(identity.modificationNanoseconds)
-            }
+            for identity in identities { hasher.add(identity) }
         }
     }
 }

@@ -24,10 +24,7 @@ struct MadeKey: Hashable, Sendable {
         stableHash = StableHasher.hash { hasher in
             hasher.add(recipe.kind.name)
             hasher.add(recipe.kind.revision)
-            hasher.add(identity.device)
-            hasher.add(identity.inode)
-            hasher.add(identity.size)
-            hasher.add(identity.modificationNanoseconds)
+            hasher.add(identity)
             hasher.add(size ?? -1)
             recipe.write(to: &hasher)
         }

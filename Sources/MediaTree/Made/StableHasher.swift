@@ -1,3 +1,5 @@
+import MediaKit
+
 /// 64-bit FNV-1a: a hash that is the same in every process and every mount (Swift's `Hasher` is
 /// seeded per process), for what must not change between runs: inode numbers (`NodeKey`), the
 /// stamp of a source version (`MediaVersion`), the keys of made files on disk (`MadeKey`).
@@ -34,6 +36,14 @@ struct StableHasher {
     mutating func add(_ number: Double) { add(number.bitPattern) }
 
     mutating func add(_ flag: Bool) { add(CollectionOfOne(flag ? 1 : 0)) }
+
+    /// A version of a file: its device, inode, size and modification time, in that order.
+    mutating func add(_ identity: FileIdentity) {
+        add(identity.device)
+        add(identity.inode)
+        add(identity.size)
+        add(identity.modificationNanoseconds)
+    }
 
     /// The text's UTF-8 bytes, then a 0.
     mutating func add(_ text: String) {

@@ -33,10 +33,7 @@ final class MediaVersion: Sendable {
         analysisStamp = shown
         let identity = stat.identity
         stamp = StableHasher.hash { hasher in
-            hasher.add(identity.device)
-            hasher.add(identity.inode)
-            hasher.add(identity.size)
-            hasher.add(identity.modificationNanoseconds)
+            hasher.add(identity)
             hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
             hasher.add(UInt64(stat.gid))
             // What an analysis found renews every made file; nothing found keeps the numbers.

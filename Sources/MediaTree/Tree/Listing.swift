@@ -45,10 +45,7 @@ public struct ListingSource: Sendable, Equatable {
 
     static func stamp(_ stat: SourceStat) -> UInt64 {
         StableHasher.hash { hasher in
-            hasher.add(stat.identity.device)
-            hasher.add(stat.identity.inode)
-            hasher.add(stat.identity.size)
-            hasher.add(stat.identity.modificationNanoseconds)
+            hasher.add(stat.identity)
             hasher.add(UInt64(stat.mode) | UInt64(stat.uid) << 32)
             hasher.add(UInt64(stat.gid) | (stat.isDirectory ? 1 << 32 : 0) | (stat.isRegular ? 1 << 33 : 0))
             hasher.add(Int64(stat.modificationTime.tv_sec))
