@@ -15,7 +15,7 @@ extension MediaTree {
     func chapterListing(of version: MediaVersion) throws -> ChapterListing? {
         if let own = try ownChapterListing(of: version) { return own }
         guard let analysis = version.analysis else { return nil }
-        return version.facts.foundChapters(analysis: version.analysisStamp) {
+        return version.facts.foundChapters.value(for: version.analysisStamp) {
             let duration = Thumbnails.stream(of: version.info).map { Thumbnails.duration(of: $0, info: version.info) }
                 ?? version.info.container.duration ?? 0
             return FoundChapters.list(analysis, duration: duration).flatMap { ChapterListing(list: $0, preferred: settings.preferredLanguages) }

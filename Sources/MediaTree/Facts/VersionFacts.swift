@@ -26,11 +26,11 @@ final class VersionFacts: Sendable {
     let tracks = Lazy<TrackPlan>()
     /// The server layout's sidecar pass, planned from the probe.
     let sidecarTracks = Lazy<TrackPlan>()
-    /// `info.json` without the file's name, for what the analysis had found (by its stamp): the
-    /// latest made.
-    private let infoTemplates = Mutex<(analysis: UInt64, template: InfoDocument.Template)?>(nil)
-    /// The chapters made from what the analysis found, for a file without its own (`FoundChapters`).
-    private let foundChapterListing = Mutex<(analysis: UInt64, listing: ChapterListing?)?>(nil)
+    /// `info.json` without the file's name, for what the analysis had found (by its stamp).
+    let infoTemplate = LatestLazy<InfoDocument.Template>()
+    /// The chapters made from what the analysis found (by its stamp), for a file without its own
+    /// (`FoundChapters`).
+    let foundChapters = LatestLazy<ChapterListing?>()
     /// `chapters.json` without the file's name; nil where it cannot be split.
     let namelessChapters = Lazy<NamelessDocument?>()
     /// How each chapter's own artwork is made, by chapter and format: read from the file once.
@@ -88,22 +88,6 @@ final class VersionFacts: Sendable {
             analysisStampNow.store(after.stamp, ordering: .releasing)
             return (before, after)
         }
-    }
-
-    /// The chapters made from the analysis of stamp `analysis` (`FoundChapters`): kept, or made by `make`.
-    func foundChapters(analysis: UInt64, _ make: () -> ChapterListing?) -> ChapterListing? {
-        if let kept = foundChapterListing.withLock({ $0 }), kept.analysis == analysis { return kept.listing }
-        let made = make()
-        foundChapterListing.withLock { $0 = (analysis, made) }
-        return made
-    }
-
-    /// `info.json`'s template showing the analysis of stamp `analysis`: kept, or made by `make`.
-    func infoTemplate(analysis: UInt64, _ make: () -> InfoDocument.Template) -> InfoDocument.Template {
-        if let kept = infoTemplates.withLock({ $0 }), kept.analysis == analysis { return kept.template }
-        let made = make()
-        infoTemplates.withLock { $0 = (analysis, made) }
-        return made
     }
 
     /// The cell of chapter `chapter`'s artwork plan in `format`.

@@ -24,3 +24,20 @@ final class Lazy<Value: Sendable>: Sendable {
     /// The value, if made.
     var known: Value? { kept.withLock { $0 } }
 }
+
+/// A value worked out for a stamp (what the analysis of a version had found), the last one kept:
+/// asked for with another stamp, it is worked out again (once more for each stamp in turn).
+final class LatestLazy<Value: Sendable>: Sendable {
+    private let kept = Mutex<(stamp: UInt64, value: Value)?>(nil)
+
+    init() {}
+
+    /// The value for `stamp`, made by `make` unless kept for it.
+    func value(for stamp: UInt64, _ make: () -> Value) -> Value {
+        if let known = kept.withLock({ $0 }), known.stamp == stamp { return known.value }
+        let made = make()
+        guard !AtOnce.hasGivenUp else { return made }
+        kept.withLock { $0 = (stamp, made) }
+        return made
+    }
+}
