@@ -60,19 +60,21 @@ struct WarmCommand: ParsableCommand {
         let part = part.flatMap(LibraryPart.init)
         let inPart = WarmPlan.filter(part, root: root)
         let mediaFolders = walked.mediaFolders.filter(inPart)
-        let films = { walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) } }
+        // Beside films, what warm reads is not what an analysis adds (a Kodi EDL is not warmed):
+        // walked once.
+        let films = walked.sourceFolders.flatMap { WarmPlan.serverFiles(in: $0) }.filter { inPart($0.folder) }
         let terminal = isatty(STDERR_FILENO) != 0
         var failures: [(String, String)] = []
         // Analysed first: what the analysis finds (scenes/, chapters for a film without any) is
         // then listed, and warmed with the rest.
         if !noAnalysis {
-            let analysed = mediaFolders + films().map(\.folder)
+            let analysed = mediaFolders + films.map(\.folder)
             let progress = WarmProgress(total: analysed.count, terminal: terminal, unit: "media files analysed")
             progress.start(folders: analysed.count, part: part)
             failures += WarmReader.analyse(analysed, progress: progress)
             progress.finish(failures: failures.count)
         }
-        let groups = mediaFolders.map { ($0, WarmPlan.generatedFiles(in: $0)) } + films()
+        let groups = mediaFolders.map { ($0, WarmPlan.generatedFiles(in: $0)) } + films
         let progress = WarmProgress(total: groups.reduce(0) { $0 + $1.files.count }, terminal: terminal)
         progress.start(folders: groups.count, part: part)
         let reads = WarmReader(jobs: jobs).read(groups, progress: progress)

@@ -31,11 +31,12 @@ final class ScenesFolder: ImmediateListing, NamedSubfolder {
         Name("at-" + NameTime.sortable(exactSeconds: start, duration: duration) + "." + format.fileExtension)
     }
 
+    /// Its names made from the starts, nothing parsed.
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
         let format = tree.settings.imageFormat
         return try ScannerMarker.entries(in: self, tree: tree) + starts.compactMap { start in
-            guard let file = try child(named: name(start: start, format: format), in: tree) else { return nil }
-            return try tree.entry(file)
+            try picture(name(start: start, format: format), ThumbnailName(pick: .exact, time: .seconds(start), format: format),
+                        tree: tree).map(tree.entry)
         }
     }
 
@@ -43,13 +44,27 @@ final class ScenesFolder: ImmediateListing, NamedSubfolder {
     func child(named name: Name, in tree: MediaTree) throws -> (any TreeNode)? {
         if let marker = ScannerMarker.file(named: name, in: self) { return marker }
         guard let text = name.string, let parsed = ThumbnailName.parse(text), parsed.pick == .exact,
-              case .seconds(let time) = parsed.time,
-              starts.contains(where: { Self.microseconds($0) == Self.microseconds(time) }),
-              let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings,
-                                               source: version.info.pictureSource(of: stream))
-        else { return nil }
+              case .seconds(let time) = parsed.time, isStart(time) else { return nil }
+        return picture(name, parsed, tree: tree)
+    }
+
+    /// The picture `parsed` asks for, called `name`; nil where its size is too large.
+    private func picture(_ name: Name, _ parsed: ThumbnailName, tree: MediaTree) -> ThumbnailFile? {
+        guard let request = Thumbnails.request(for: parsed, stream: stream, duration: duration, settings: tree.settings,
+                                               source: version.info.pictureSource(of: stream)) else { return nil }
         let spot = VersionSpot(madeFile: Self.pictureKind, of: version, at: placement(of: name), names: [Self.name, name])
         return ThumbnailFile(spot: spot, folderName: Self.name, request: request)
+    }
+
+    /// Whether `seconds` is a scene's start, to the microsecond (the starts are in order: halved).
+    private func isStart(_ seconds: Double) -> Bool {
+        let wanted = Self.microseconds(seconds)
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.microseconds(starts[middle]) < wanted { low = middle + 1 } else { high = middle }
+        }
+        return low < starts.count && Self.microseconds(starts[low]) == wanted
     }
 
     private static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
