@@ -33,10 +33,16 @@ export MEDIAFS_VERSION
 # filter, their independent reference; mpv loads the server layout's sidecars, tumbler and
 # desktop-file-utils check the folders' faces; libchromaprint-dev fingerprints episodes' audio
 # (a season's shared intro and credits) and libswresample-dev brings it to Chromaprint's rate;
-# libchromaprint-tools' fpcalc is the bench's fingerprint floor.
+# libchromaprint-tools' fpcalc is the bench's fingerprint floor; libtesseract-dev reads picture
+# subtitles into text, and the DejaVu and Liberation fonts render the tests' picture subtitles.
+# Tesseract's language data for the picture subtitles read into text: the languages most films'
+# subtitles are in. A track in another language gets no text file until its tesseract-ocr-LANG is installed.
+TESSERACT_LANGUAGES := tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa \
+	tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-nld
 APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev libavutil-dev \
-	libswscale-dev libswresample-dev libavfilter-dev libchromaprint-dev libchromaprint-tools libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
-	rsync attr tar util-linux fonts-dejavu-core mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
+	libswscale-dev libswresample-dev libavfilter-dev libchromaprint-dev libchromaprint-tools \
+	libtesseract-dev $(TESSERACT_LANGUAGES) libpng-dev libjpeg-dev libjpeg-turbo-progs libjemalloc-dev ffmpeg ffmpegthumbnailer python3 python3-pil gcc \
+	rsync attr tar util-linux fonts-dejavu-core fonts-dejavu-extra fonts-liberation mkvtoolnix mesa-vulkan-drivers samba smbclient chromium mpv tumbler desktop-file-utils
 # What `make deb` and `make deb-test` need beyond them: dpkg-shlibdeps, lintian, a Debian root.
 DEB_PACKAGES := dpkg-dev binutils lintian mmdebstrap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

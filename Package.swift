@@ -36,6 +36,9 @@ let package = Package(
         // Chromaprint's raw fingerprints of episodes' audio, by which a season's shared intro and
         // credits are found (MediaKit/Segments).
         .systemLibrary(name: "CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
+        // Tesseract, through its C API: picture subtitles (PGS, DVD, DVB, XSUB) read into text
+        // (MediaKit/PictureText).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         // jemalloc, linked by the program only (the library targets work with any malloc), serves
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.
@@ -55,7 +58,7 @@ let package = Package(
         // Media: probing, frames, thumbnails as PNG or JPEG, audio fingerprints; knows no FUSE and no
         // paths of the mount.
         .target(name: "MediaKit", dependencies: [
-            "CAV", "CChromaprint", "CPNG", "CJPEG", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
+            "CAV", "CChromaprint", "CTesseract", "CPNG", "CJPEG", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The virtual tree: names, nodes, inode numbers, attributes, listing, reads; no libfuse.
         .target(name: "MediaTree", dependencies: [

@@ -16,7 +16,8 @@ enum TestJobs {
         switch output {
         case .audioMatroska: return "audible"
         case .videoMatroska: return "visual"
-        case .subtitleSRT, .subtitleWebVTT, .subtitleASS, .bitmapSUP, .bitmapMatroska, .vobSubPictures, .vobSubIndex:
+        case .subtitleSRT, .subtitleWebVTT, .subtitleASS, .bitmapSUP, .bitmapMatroska, .vobSubPictures, .vobSubIndex,
+             .subtitleSRTReadFromPictures, .subtitleSRTReadFromPicturesForced:
             return "legible"
         }
     }
@@ -27,6 +28,8 @@ enum TestJobs {
         case .audioMatroska: return ".mka"
         case .videoMatroska: return ".mkv"
         case .subtitleSRT: return ".srt"
+        case .subtitleSRTReadFromPictures: return ".read.srt"
+        case .subtitleSRTReadFromPicturesForced: return ".forced.read.srt"
         case .subtitleWebVTT: return ".vtt"
         case .subtitleASS: return ".ass"
         case .bitmapSUP: return ".sup"

@@ -53,7 +53,8 @@ final class TrackExtractor {
     // MARK: - Setting up
 
     /// Makes the sinks for the jobs of one stream: one decoding sink for its SubRip and WebVTT
-    /// jobs, one sink for its VobSub pair, one remuxing sink for each other job. A job whose sink
+    /// jobs, one sink for its VobSub pair, one
+    /// reading sink for the text read from its pictures, one remuxing sink for each other job. A job whose sink
     /// cannot be made fails.
     private func makeSinks(for jobs: [TrackJob], streamIndex: Int) {
         guard let source = SourceStream(input: input, index: streamIndex) else {
@@ -77,7 +78,11 @@ final class TrackExtractor {
         if !vobSub.isEmpty {
             attempt(vobSub) { try VobSubSink(jobs: vobSub, source: source) }
         }
-        for job in usable where !text.contains(job) && !vobSub.contains(job) {
+        let read = usable.filter { $0.output == .subtitleSRTReadFromPictures || $0.output == .subtitleSRTReadFromPicturesForced }
+        if !read.isEmpty {
+            attempt(read) { try PictureTextSink(jobs: read, source: source, deadline: self.input.deadline) }
+        }
+        for job in usable where !text.contains(job) && !vobSub.contains(job) && !read.contains(job) {
             attempt([job]) {
                 try RemuxSink(job: job, source: source, deadline: self.input.deadline)
             }
@@ -111,6 +116,8 @@ final class TrackExtractor {
             return parameters.codec_id == AV_CODEC_ID_HDMV_PGS_SUBTITLE ? nil : "not PGS subtitles (\(codec))"
         case .vobSubPictures, .vobSubIndex:
             return parameters.codec_id == AV_CODEC_ID_DVD_SUBTITLE ? nil : "not DVD subtitles (\(codec))"
+        case .subtitleSRTReadFromPictures, .subtitleSRTReadFromPicturesForced:
+            return PictureTextSink.codecs.contains(parameters.codec_id) ? nil : "not picture subtitles (\(codec))"
         }
     }
 

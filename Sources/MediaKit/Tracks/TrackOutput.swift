@@ -20,15 +20,22 @@ public enum TrackOutput: String, Codable, Sendable, CaseIterable {
     /// DVD subtitles (VobSub) as the `.idx` of a VobSub pair: the header (size, palette) and
     /// each packet's time and place in the `.sub`.
     case vobSubIndex
+    /// Picture subtitles (PGS, DVD, DVB, XSUB) read into text with Tesseract, written as SubRip:
+    /// every event, its times the picture's (`PictureTextSink`).
+    case subtitleSRTReadFromPictures
+    /// The same, the events marked forced only; a stream without forced events gives none
+    /// (`MediaError.trackUnavailable`).
+    case subtitleSRTReadFromPicturesForced
 
     /// The libavformat muxer of the outputs that are remuxed; nil for the converted subtitles and
-    /// the VobSub pair, which MediaKit writes itself.
+    /// the VobSub pair and the text read from pictures, which MediaKit writes itself.
     var muxerName: String? {
         switch self {
         case .audioMatroska, .videoMatroska, .bitmapMatroska: return "matroska"
         case .subtitleASS: return "ass"
         case .bitmapSUP: return "sup"
-        case .subtitleSRT, .subtitleWebVTT, .vobSubPictures, .vobSubIndex: return nil
+        case .subtitleSRT, .subtitleWebVTT, .vobSubPictures, .vobSubIndex,
+             .subtitleSRTReadFromPictures, .subtitleSRTReadFromPicturesForced: return nil
         }
     }
 }

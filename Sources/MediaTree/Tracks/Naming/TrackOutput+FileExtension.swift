@@ -7,7 +7,7 @@ extension TrackOutput {
         switch self {
         case .audioMatroska: return ".mka"
         case .videoMatroska: return ".mkv"
-        case .subtitleSRT: return ".srt"
+        case .subtitleSRT, .subtitleSRTReadFromPictures, .subtitleSRTReadFromPicturesForced: return ".srt"
         case .subtitleWebVTT: return ".vtt"
         case .subtitleASS: return ".ass"
         case .bitmapSUP: return ".sup"
