@@ -157,8 +157,8 @@ final class TrackExtractor {
                 continue
             }
             do {
-                for (job, track) in zip(sink.jobs, try sink.finish(end)) {
-                    outcomes[job] = .success(track)
+                for (job, outcome) in zip(sink.jobs, try sink.finishEach(end)) {
+                    outcomes[job] = outcome
                 }
             } catch {
                 fail(sink.jobs, error as? MediaError ?? .trackUnavailable(stream: sink.jobs[0].streamIndex, reason: "\(error)"))

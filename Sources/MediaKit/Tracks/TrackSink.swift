@@ -16,6 +16,17 @@ protocol TrackSink: AnyObject {
     /// Completes the files and renames them to their final names.
     /// - Throws: `MediaError` when a file cannot be completed.
     func finish(_ end: PassEnd) throws -> [ExtractedTrack]
+    /// Completes the files, each job with its own outcome, in the order of `jobs`: for a sink
+    /// whose jobs may fail apart (the forced events read from pictures, where there are none).
+    /// `finish`'s outcome for every job unless the sink says otherwise.
+    /// - Throws: `MediaError` when no file can be completed.
+    func finishEach(_ end: PassEnd) throws -> [Result<ExtractedTrack, MediaError>]
+}
+
+extension TrackSink {
+    func finishEach(_ end: PassEnd) throws -> [Result<ExtractedTrack, MediaError>] {
+        try finish(end).map { .success($0) }
+    }
 }
 
 /// How the pass over the source ended, for the sinks to complete their files.

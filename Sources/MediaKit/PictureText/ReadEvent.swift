@@ -1,0 +1,26 @@
+/// One subtitle event read from its picture: when it shows (the picture's times, in
+/// microseconds from the start of the file), its lines, and whether it is forced.
+struct ReadEvent: Equatable {
+    var start: Int64
+    var end: Int64
+    var lines: [PictureReader.Line]
+    var isForced: Bool
+
+    /// The event as a SubRip cue numbered `number`: times in milliseconds (rounded to the
+    /// nearest), a slanting line in `<i>` tags.
+    func subRip(number: Int) -> String {
+        let text = lines.map { $0.isItalic ? "<i>\($0.text)</i>" : $0.text }.joined(separator: "\n")
+        return "\(number)\n\(Self.time(start)) --> \(Self.time(end))\n\(text)\n\n"
+    }
+
+    /// `HH:MM:SS,mmm` of `microseconds`.
+    static func time(_ microseconds: Int64) -> String {
+        let milliseconds = max(0, (microseconds + 500) / 1000)
+        func digits(_ value: Int64, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return "\(digits(milliseconds / 3_600_000, 2)):\(digits(milliseconds / 60_000 % 60, 2)):"
+            + "\(digits(milliseconds / 1000 % 60, 2)),\(digits(milliseconds % 1000, 3))"
+    }
+}
