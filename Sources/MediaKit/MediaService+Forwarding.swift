@@ -28,6 +28,11 @@ extension ForwardingMediaService {
         try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
     }
 
+    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
+                              readingThreads: Int) throws -> [TrackResult] {
+        try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, readingThreads: readingThreads)
+    }
+
     public func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {
         try base.coverArt(path: path, size: size)
     }

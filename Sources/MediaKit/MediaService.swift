@@ -46,6 +46,10 @@ public protocol MediaService: Sendable {
     ///   `.timedOut`) or is not of `size` bytes (`.sourceChanged`).
     func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult]
 
+    /// The same, picture subtitles read into text by `readingThreads` threads at once (1 where
+    /// the work must stay on the calling thread, as the background analysis's).
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, readingThreads: Int) throws -> [TrackResult]
+
     /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
     /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
     /// decoding. Nil when the file has none. Its `bytes` are the attached picture as
@@ -109,6 +113,15 @@ public protocol MediaService: Sendable {
     /// near where a shared stretch starts and ends, to place its ends.
     /// - Throws: `MediaError` where a file cannot be read.
     func sharedSegments(of episodes: [SeasonEpisode], request: AnalysisRequest) throws -> [[MediaSegment]]
+}
+
+extension MediaService {
+    /// A service that reads on one thread whatever it is asked (a test's stand-in) does as the
+    /// four-argument form does.
+    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
+                              readingThreads: Int) throws -> [TrackResult] {
+        try extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
+    }
 }
 
 /// An episode as `MediaService.sharedSegments(of:request:)` compares it: its file and its audio's fingerprints.
@@ -207,7 +220,12 @@ public struct LocalMediaService: MediaService {
     }
 
     public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
-        try TrackExtractor(path: path, size: size, timeout: timeout, probed: probed).run(jobs)
+        try extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, readingThreads: 1)
+    }
+
+    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
+                              readingThreads: Int) throws -> [TrackResult] {
+        try TrackExtractor(path: path, size: size, timeout: timeout, probed: probed, readingThreads: readingThreads).run(jobs)
     }
 
     public func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {

@@ -23,7 +23,7 @@ import TestSupport
             jobs.append(TrackJob(streamIndex: track.index, output: .subtitleSRTReadFromPicturesForced,
                                  path: FilePath(folder.path("\(track.index).forced.srt")), language: track.language))
         }
-        let results = try media.extractTracks(path: FilePath(path), size: size, jobs: jobs, timeout: 600)
+        let results = try media.extractTracks(path: FilePath(path), size: size, jobs: jobs, timeout: 600, readingThreads: 2)
         return film.tracks.enumerated().map { ($1, results[2 * $0], results[2 * $0 + 1]) }
     }
 

@@ -9,6 +9,8 @@ import CAV
 /// the picture says (a DVD stop command, the packet's duration) or else where the next display set
 /// begins: PGS has no end of its own, a display set without objects clears the screen. Display sets
 /// that show the same text on, without a gap (a palette change fading it), are one event.
+///
+/// Pictures are prepared as they come and read in batches, on `lanes` threads at once.
 final class PictureTextSink: TrackSink {
     /// The picture subtitle codecs read into text.
     static let codecs: Set<AVCodecID> = [AV_CODEC_ID_HDMV_PGS_SUBTITLE, AV_CODEC_ID_DVD_SUBTITLE,
@@ -22,15 +24,19 @@ final class PictureTextSink: TrackSink {
     /// The file of every event, and the file of the forced ones, where their jobs are asked.
     private let all: CueFile?
     private let forced: CueFile?
-    /// The event shown now, waiting for its end (the next display set, or the picture's own).
-    private var shown: ReadEvent?
+    /// The event shown now, waiting for its end (the next display set, or the picture's own), and
+    /// its lines ready to be read.
+    private var shown: (event: ReadEvent, lines: [PictureReader.PreparedLine])?
+    /// Events that have ended, waiting to be read in one batch.
+    private var ended: [(event: ReadEvent, lines: [PictureReader.PreparedLine])] = []
     /// Written last, for the joining of an unchanged text shown on.
     private var lastWritten: ReadEvent?
     private var skipped = 0
 
     /// - Throws: `MediaError.trackUnavailable` (no decoder, or no Tesseract data for the
     ///   language), `.output`, `.library`.
-    init(jobs: [TrackJob], source: SourceStream, deadline: Deadline) throws {
+    /// - Parameter lanes: the threads reading at once.
+    init(jobs: [TrackJob], source: SourceStream, deadline: Deadline, lanes: Int) throws {
         self.jobs = jobs
         self.source = source
         self.deadline = deadline
@@ -39,7 +45,7 @@ final class PictureTextSink: TrackSink {
         }
         decoder = try SubtitleDecoder(source: source)
         do {
-            reader = try PictureReader(language: language)
+            reader = try PictureReader(language: language, lanes: lanes)
         } catch {
             throw MediaError.trackUnavailable(stream: source.index, reason: "\(error)")
         }
@@ -74,9 +80,9 @@ final class PictureTextSink: TrackSink {
             skipped += 1
             return
         }
-        if var event = shown {
+        if var (event, lines) = shown {
             event.end = min(event.end, start)
-            try show(event)
+            try queue(event, lines)
             shown = nil
         }
         guard let picture = SubtitlePicture(subtitle) else { return }
@@ -89,7 +95,28 @@ final class PictureTextSink: TrackSink {
         } else {
             end = .max  // until the next display set
         }
-        shown = ReadEvent(start: start, end: end, lines: reader.read(picture), isForced: picture.isForced)
+        shown = (ReadEvent(start: start, end: end, lines: [], isForced: picture.isForced), reader.prepare(picture))
+    }
+
+    /// Events read in one batch: enough to keep every lane busy between waits.
+    private var batchSize: Int { 8 * reader.lanes }
+
+    /// Queues an event that has ended for reading; reads the queue once it holds a batch.
+    private func queue(_ event: ReadEvent, _ lines: [PictureReader.PreparedLine]) throws {
+        ended.append((event, lines))
+        if ended.count >= batchSize { try readEnded() }
+    }
+
+    /// Reads the events queued, and shows them in order.
+    private func readEnded() throws {
+        guard !ended.isEmpty else { return }
+        try deadline.check()
+        let texts = reader.read(ended.map(\.lines))
+        for (var event, lines) in zip(ended.map(\.event), texts) {
+            event.lines = lines
+            try show(event)
+        }
+        ended.removeAll(keepingCapacity: true)
     }
 
     /// Writes an event that has ended, or joins it to the one written last where it shows the
@@ -126,8 +153,9 @@ final class PictureTextSink: TrackSink {
     /// out and counted), then completes each file: the forced one fails where no event was forced.
     func finishEach(_ end: PassEnd) throws -> [Result<ExtractedTrack, MediaError>] {
         if let last = try? decoder.flush() { try take(last, packetDuration: nil) }
-        if let event = shown { try show(event) }
+        if let (event, lines) = shown { try queue(event, lines) }
         shown = nil
+        try readEnded()
         try write(lastWritten)
         lastWritten = nil
         return jobs.map { job in

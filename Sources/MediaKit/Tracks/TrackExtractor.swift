@@ -13,11 +13,15 @@ final class TrackExtractor {
     private var outcomes: [TrackJob: Result<ExtractedTrack, MediaError>] = [:]
     /// The sinks still working, by stream index.
     private(set) var sinks: [Int: [TrackSink]] = [:]
+    /// The threads that read picture subtitles into text at once.
+    private let readingThreads: Int
 
     /// Opens the source (or takes the file a probe just opened from `probed`) and checks that it
     /// is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
-    init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil) throws {
+    /// - Parameter readingThreads: the threads that read picture subtitles into text at once.
+    init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil, readingThreads: Int = 1) throws {
+        self.readingThreads = max(1, readingThreads)
         input = try InputFile.open(path, timeout: timeout, takingFrom: probed)
         input.clearReadFault()
         guard input.source.size == size else {
@@ -80,7 +84,9 @@ final class TrackExtractor {
         }
         let read = usable.filter { $0.output == .subtitleSRTReadFromPictures || $0.output == .subtitleSRTReadFromPicturesForced }
         if !read.isEmpty {
-            attempt(read) { try PictureTextSink(jobs: read, source: source, deadline: self.input.deadline) }
+            attempt(read) {
+                try PictureTextSink(jobs: read, source: source, deadline: self.input.deadline, lanes: self.readingThreads)
+            }
         }
         for job in usable where !text.contains(job) && !vobSub.contains(job) && !read.contains(job) {
             attempt([job]) {
