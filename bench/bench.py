@@ -64,13 +64,14 @@ class Bench(Results):
         self.__dict__.update(settings)
         self._floor = None
 
-    def mount(self, source, name, keep=False, args=()):
+    def mount(self, source, name, keep=False, args=(), env=None):
         """A mount of `source` on WORK/mnt-NAME with its own state folder WORK/state-NAME (fresh
         unless `keep`: then an earlier mount's cache folder is used again), with `mediafs mount`
-        options `args` (say `["--layout", "server"]`). Use it as `with bench.mount(...) as m:`; it
-        mounts on entering and always unmounts on leaving."""
+        options `args` (say `["--layout", "server"]`) and the variables of `env` added to the
+        daemon's environment (say `{"MEDIAFS_OCR_DUMP": folder}`). Use it as
+        `with bench.mount(...) as m:`; it mounts on entering and always unmounts on leaving."""
         m = MediafsMount(self.bin, source, os.path.join(self.work, f"mnt-{name}"),
-                         os.path.join(self.work, f"state-{name}"), options=self.mount_opts, args=args)
+                         os.path.join(self.work, f"state-{name}"), options=self.mount_opts, args=args, env=env)
         return _Mounting(m, keep)
 
     def decode_floor(self):

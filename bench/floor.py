@@ -1,7 +1,8 @@
 """floor.py: the floors, C programs compiled at bench time: bench/decode-floor.c and one run of it
 as a bench peer, bench/fuse-floor.c (the FUSE floor under a listing; sections/library.py runs it),
-bench/probe-floor.c (the probing floor under a first mount of distinct films; sections/films.py)
-and bench/demux-floor.c (the demuxing floor under a film's tracks; sections/tracks.py).
+bench/probe-floor.c (the probing floor under a first mount of distinct films; sections/films.py),
+bench/demux-floor.c (the demuxing floor under a film's tracks; sections/tracks.py) and
+bench/ocr-floor.c (libtesseract alone under a subtitle file read from pictures; sections/subtitles.py).
 
 The floor is what a frame-accurate thumbnail cannot cost less than: the seek and the decoding of
 the frames an exact answer needs, with the daemon's decoder settings, and nothing else (the C
@@ -90,3 +91,20 @@ def compile_demux_floor(work):
     once by libavformat, nothing else (the C file says what). Returns its path. Raises BenchError
     with what is missing."""
     return compile_c(work, DEMUX_FLOOR_SOURCE, LIBRARIES, "libavformat-dev libavcodec-dev libavutil-dev")
+
+
+OCR_FLOOR_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ocr-floor.c")
+
+
+def compile_ocr_floor(work):
+    """Compiles bench/ocr-floor.c into WORK/ocr-floor: the Tesseract calls a mount made (dumped with
+    MEDIAFS_OCR_DUMP=DIR) replayed through libtesseract's C API, nothing else (the C file says
+    what). Returns its path. Raises BenchError with what is missing."""
+    return compile_c(work, OCR_FLOOR_SOURCE, ["tesseract", "lept"], "libtesseract-dev libleptonica-dev")
+
+
+def ocr(binary, dump, timeout):
+    """Runs the OCR floor over the dump folder DUMP: (calls, loop seconds, init seconds, text bytes),
+    the loop timed by the floor itself."""
+    fields = output([binary, dump], timeout=timeout).split("\t")
+    return int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3])

@@ -226,7 +226,8 @@ class MediafsMount:
     """`mediafs mount SOURCE MOUNTPOINT` in the background, as a context manager.
 
     The daemon gets its own state folder: HOME and XDG_CACHE_HOME point into it (so its cache
-    folder is STATE/cache/mediafs), its log is STATE/mediafs.log and its pid STATE/pid. Mounting
+    folder is STATE/cache/mediafs), its log is STATE/mediafs.log and its pid STATE/pid; `env` adds
+    variables to the daemon's environment (MEDIAFS_OCR_DUMP, say). Mounting
     is bounded (`timeout`); the mount is ready when `mediafs mount` returned 0 (it returns once the
     mount answers), the mount point is a fuse.mediafs mount and the pid file is written.
 
@@ -239,9 +240,10 @@ class MediafsMount:
     LIVE = set()
     _live_lock = threading.Lock()
 
-    def __init__(self, binary, source, mount_point, state, options="", args=(), timeout=60.0):
+    def __init__(self, binary, source, mount_point, state, options="", args=(), timeout=60.0, env=None):
         self.binary, self.source, self.mount_point, self.state = binary, source, mount_point, state
         self.options, self.args, self.timeout = options, list(args), timeout
+        self.env = dict(env or {})  # more environment for the daemon (a debugging hook, say)
         self.pid = None
         self.connection = None
 
@@ -311,7 +313,7 @@ class MediafsMount:
         analysis = [] if any(a.startswith("--analysis") for a in self.args) else ["--analysis", "on-demand"]
         argv = [self.binary, "mount"] + (["-o", self.options] if self.options else []) + self.args + analysis + [
             "--log-file", self.log_path, "--pid-file", os.path.join(self.state, "pid"), self.source, self.mount_point]
-        env = dict(os.environ, HOME=self.state, XDG_CACHE_HOME=self.cache_folder)
+        env = dict(os.environ, **self.env, HOME=self.state, XDG_CACHE_HOME=self.cache_folder)
         with MediafsMount._live_lock:
             MediafsMount.LIVE.add(self)
         try:

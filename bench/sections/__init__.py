@@ -6,7 +6,7 @@ To add a section (JPEG thumbnails, HDR, storyboards, ...): write bench/sections/
 ID = "NAME" and run(bench), and add one line below. bench/README.md shows a skeleton."""
 
 from sections import analysis, chapters, dolbyvision, films, library, listing, originals, pictures, real_footage, scenes, \
-    segments, server, storyboards, thumbs, tracks
+    segments, server, storyboards, subtitles, thumbs, tracks
 
 SECTIONS = {
     "originals": originals.run,
@@ -23,5 +23,6 @@ SECTIONS = {
     "server": server.run,
     "scenes": scenes.run,
     "segments": segments.run,
+    "subtitles": subtitles.run,
     "analysis": analysis.run,
 }
