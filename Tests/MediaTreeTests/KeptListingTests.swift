@@ -156,9 +156,9 @@ import TestSupport
         let (fixture, audible, names) = try audibleGroup(cache: cache)
         _ = try fixture.lookup("movie-1080p.mkv/tracks/audible/" + names.entries[0].name.escaped)  // the pass
         let folder = try #require(try fixture.numbered.node(audible.inode) as? any MediaSubfolder)
-        #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
+        #expect(fixture.tree.rememberedTrackSizes(.main, of: folder.version)?.isEmpty == false)
         fixture.tree.flushCaches()
-        #expect(fixture.tree.rememberedTrackSizes(.audible, of: folder.version)?.isEmpty == false)
+        #expect(fixture.tree.rememberedTrackSizes(.main, of: folder.version)?.isEmpty == false)
         _ = try fixture.numbered.list(audible.inode)
         #expect(fixture.tree.probeDatabase?.waitingVersions == 0, "the sizes were known: nothing new to write")
     }

@@ -15,7 +15,7 @@ import Testing
         let video = MediaInfo.Stream(index: 0, kind: .video, codec: "h264", width: 1920, height: 1080, disposition: [], tags: [:])
         return SidecarSubtitles(info: MediaInfo(container: .init(format: "matroska,webm", size: 1), streams: [video] + streams,
                                                 chapters: [], tags: [:]),
-                                baseNameBytes: base)
+                                baseNameBytes: base, readable: { _ in false })
     }
 
     /// The film of the issue: languages, forced, SDH, a default, two of one language with titles,

@@ -75,8 +75,10 @@ import TestSupport
                          channelLayout: layout, language: language, title: title, disposition: disposition, tags: [:])
     }
 
+    /// The plan of `streams`, no language readable from pictures (`ReadTextNamingTests` has those).
     func plan(_ streams: [MediaInfo.Stream]) -> TrackPlan {
-        TrackPlan(info: MediaInfo(container: .init(format: "matroska,webm", size: 1), streams: streams, chapters: [], tags: [:]))
+        TrackPlan(info: MediaInfo(container: .init(format: "matroska,webm", size: 1), streams: streams, chapters: [], tags: [:]),
+                  readable: { _ in false })
     }
 
     @Test func sameNamesInAGroupAreNumberedInStreamOrder() {

@@ -8,7 +8,8 @@ extension MediaTree {
     public static let analysisAttribute = "user.mediafs.analysis"
 
     /// Analyses the version `node` shows on a thread of its own (the request is answered from
-    /// there) and answers with a line of JSON: `{"scenes": N, "segments": [...]}`.
+    /// there) and answers with a line of JSON: `{"scenes": N, "segments": [...]}`, and
+    /// `"text_read": N` (the files read from pictures) for a version with picture subtitles to read.
     /// - Throws: `TreeError.noAttribute` for a node that is no media folder or film.
     func analysisAttribute(of node: any TreeNode, reply: @escaping Reply<[UInt8]>) throws {
         let version: MediaVersion
@@ -38,10 +39,13 @@ struct AnalysisSummary: Encodable {
     /// video that moves.
     var scenes: Int?
     var segments: [MediaSegment]
+    /// The files read from pictures; nil where the version has none to read.
+    var textRead: Int?
 
     init(_ analysis: VersionAnalysis) {
         scenes = analysis.scenes.map { $0.cuts.count + 1 }
         segments = analysis.segments
+        textRead = analysis.textRead?.count
     }
 
     var json: [UInt8] {

@@ -13,10 +13,10 @@ extension MediaTree {
         case background, foreground
     }
 
-    /// Analyses the version at `path` with record `facts` where it has not been: its scenes, and
-    /// for an episode its audio's fingerprints and the comparison of its season (with the other
-    /// episodes' fingerprints; in the foreground, those not made yet are made). Returns what is
-    /// known now.
+    /// Analyses the version at `path` with record `facts` where it has not been: its scenes, the
+    /// text read from its picture subtitles (`readText`, on this thread), and for an episode its
+    /// audio's fingerprints and the comparison of its season (with the other episodes'
+    /// fingerprints; in the foreground, those not made yet are made). Returns what is known now.
     /// - Throws: `MediaError` where a read failed in a way that may pass or the work was stopped:
     ///   nothing of the failed part is kept.
     func analyse(_ path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> VersionAnalysis {
@@ -32,6 +32,9 @@ extension MediaTree {
                 analysis.scenes = scenes
                 analysis.analysedScenes = true
             }
+        }
+        if facts.analysis?.textRead == nil, let read = try readText(of: path, facts: facts) {
+            land(of: facts, at: path) { $0.textRead = read }
         }
         if let season = SeasonEpisodes.episodes(beside: path, in: self) {
             try compare(season, for: path, facts: facts, run: run)

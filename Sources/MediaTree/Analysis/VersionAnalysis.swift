@@ -1,7 +1,8 @@
 import MediaKit
 
-/// What the analysis of a version of a media file found (`MediaTree.analyse`): its scenes, and for
-/// an episode the intro and credits it shares with its season. A field of its record
+/// What the analysis of a version of a media file found (`MediaTree.analyse`): its scenes, for
+/// an episode the intro and credits it shares with its season, and the text read from its picture
+/// subtitles. A field of its record
 /// (`VersionFacts.analysis`) and a column of its row in the probe database, so that a remount
 /// never analyses it again.
 ///
@@ -20,11 +21,16 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
     /// The episodes its season was compared with (a hash of their identities, `SeasonEpisodes`);
     /// nil where it is no episode or its season has not been compared yet.
     var season: UInt64?
+    /// The files of `tracks/legible/` read from pictures that its read pass made, by name (in plan
+    /// order); nil until that pass ran (or where the version has none to read), empty where it
+    /// made none. What `info.json` shows; the listings go by the pass itself.
+    var textRead: [String]?
 
     /// A hash of what the analysis shows (whether scenes were looked for and found, whether the
-    /// season was compared, and what it found): zero before anything was analysed.
+    /// season was compared, which text was read, and what it found): zero before anything was
+    /// analysed.
     var stamp: UInt64 {
-        guard analysedScenes || season != nil else { return 0 }
+        guard analysedScenes || season != nil || textRead != nil else { return 0 }
         return StableHasher.hash { hasher in
             hasher.add(analysedScenes)
             hasher.add(scenes != nil)
@@ -35,9 +41,16 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
                 hasher.add(segment.start)
                 hasher.add(segment.end)
             }
+            // Only when read, so that the stamps of versions analysed before stay what they were.
+            if let textRead {
+                hasher.add(textRead.count)
+                for name in textRead { hasher.add(name) }
+            }
         } | 1
     }
 
     /// What the probe database keeps of it, and what that costs in a record.
-    var estimatedBytes: Int { 64 + 40 * (scenes?.cuts.count ?? 0) + 64 * segments.count }
+    var estimatedBytes: Int {
+        64 + 40 * (scenes?.cuts.count ?? 0) + 64 * segments.count + (textRead ?? []).reduce(0) { $0 + 16 + $1.utf8.count }
+    }
 }

@@ -21,8 +21,8 @@ final class ListingFacts: Sendable {
         /// `"INDEX FORMAT"` (the plan reads the artwork's header in the media file).
         var chapterArtwork: [String: ImagePlan?] = [:]
         /// The length of each track file, by `TrackSet.id`, of each pass (by `TrackSetKey.Part`:
-        /// the audio and subtitle pass, the alternative video pass, the server layout's sidecars)
-        /// once made.
+        /// the audio and subtitle pass, the alternative video pass, the text read from pictures,
+        /// the server layout's sidecars) once made; a file that failed for good has none.
         var tracks: [String: [String: Int64]] = [:]
     }
 
@@ -55,7 +55,7 @@ final class ListingFacts: Sendable {
     static func kind(for settings: TreeSettings) -> String {
         let hash = StableHasher.hash { hasher in
             StableHashEncoder.write(settings.listedSizes, into: &hasher)
-            for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets, .sidecarSets] { hasher.add(kind.revision) }
+            for kind in [MadeKind.documents, .chapterImages, .covers, .trackSets, .sidecarSets, .readTextSets] { hasher.add(kind.revision) }
         }
         return "listing-3-" + String(hash, radix: 16)
     }

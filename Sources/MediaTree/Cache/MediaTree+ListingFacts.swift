@@ -23,9 +23,14 @@ extension MediaTree {
     /// learnt where something gave up rather than wait (`AtOnce`): the facts may be a stand-in for
     /// those not read, and would be written over them.
     func learn(of version: MediaVersion, _ learn: (inout ListingFacts.Stored) -> Void) {
-        let facts = version.facts.listing
+        self.learn(of: version.facts, learn)
+    }
+
+    /// Adds to the facts of the version of `record`, as `learn(of:_:)` does.
+    func learn(of record: VersionFacts, _ learn: (inout ListingFacts.Stored) -> Void) {
+        let facts = record.listing
         // Known already (a listing made again): nothing to write.
         guard !AtOnce.hasGivenUp, facts.learn(learn) else { return }
-        probeDatabase?.store(listing: facts, kind: listingFactsKind, for: version.identity)
+        probeDatabase?.store(listing: facts, kind: listingFactsKind, for: record.identity)
     }
 }

@@ -54,8 +54,11 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Calls `completion` with the value for `key`: kept in memory, kept on the shelf, under way,
     /// or made now by `make` on the pool.
-    /// - Parameter skipMemory: do not serve the value kept in memory (it was found wrong).
-    func request(_ key: Key, skipMemory: Bool = false, make: @escaping @Sendable () throws -> Value,
+    /// - Parameters:
+    ///   - skipMemory: do not serve the value kept in memory (it was found wrong).
+    ///   - here: make it on this thread rather than the pool's (a thread that may wait, at its own
+    ///     priority: the analysis's); everyone asking meanwhile shares it as ever.
+    func request(_ key: Key, skipMemory: Bool = false, here: Bool = false, make: @escaping @Sendable () throws -> Value,
                  completion: @escaping Completion) {
         if !skipMemory, let kept = fromMemory(key) { return completion(.success(kept)) }
         // A look at the shelf on the asker's thread, so that a kept value never waits behind long
@@ -70,7 +73,7 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return true
         }
         guard isFirst else { return }
-        pool.submit { [self] in
+        let work = { @Sendable [self] in
             // Made meanwhile by work that ended between the looks above and the registration.
             let kept = (skipMemory ? nil : fromMemory(key)) ?? fromShelf(key)
             let result = kept.map { Result.success($0) } ?? Result { try make() }
@@ -90,6 +93,7 @@ final class MadeOnPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 shelf?.keep(value, for: key)
             }
         }
+        if here { work() } else { pool.submit(work) }
     }
 
     /// The value kept in memory for `key`, if it may still be served; makes nothing.

@@ -12,6 +12,8 @@ enum InfoDocument {
         let info: MediaInfo
         /// What the analysis had found, shown with it.
         let analysis: VersionAnalysis?
+        /// The files read from pictures that the analysis made.
+        let textRead: [TextRead]?
 
         /// The document's bytes. The same `MediaInfo` and name always give the same bytes (keys are
         /// sorted). A name that is not UTF-8 goes in `file` escaped (`Name.escaped`: `\xHH` for a
@@ -19,22 +21,28 @@ enum InfoDocument {
         /// numbers, so the document stays valid UTF-8 and the name can be recovered.
         func document(fileName: Name) -> [UInt8] {
             guard let text = fileName.string else {
-                return InfoDocument.document(info, analysis: analysis, file: fileName.escaped, fileBytes: fileName.bytes)
+                return InfoDocument.document(info, analysis: analysis, textRead: textRead, file: fileName.escaped,
+                                             fileBytes: fileName.bytes)
             }
-            return gap?.filled(with: text) ?? InfoDocument.document(info, analysis: analysis, file: text)
+            return gap?.filled(with: text) ?? InfoDocument.document(info, analysis: analysis, textRead: textRead, file: text)
         }
     }
 
-    /// The template of `info`'s document, with what `analysis` found.
-    static func template(_ info: MediaInfo, analysis: VersionAnalysis?) -> Template {
-        Template(gap: NamelessDocument { document(info, analysis: analysis, file: $0) }, info: info, analysis: analysis)
+    /// The template of `info`'s document, with what `analysis` found (the files read from pictures
+    /// among the entries of `plan`, the version's tracks).
+    static func template(_ info: MediaInfo, analysis: VersionAnalysis?, plan: TrackPlan) -> Template {
+        let textRead = TextRead.list(analysis?.textRead, plan: plan)
+        return Template(gap: NamelessDocument { document(info, analysis: analysis, textRead: textRead, file: $0) }, info: info,
+                        analysis: analysis, textRead: textRead)
     }
 
     /// `info`'s document with `file` (and `fileBytes`, for a name that is not UTF-8).
-    private static func document(_ info: MediaInfo, analysis: VersionAnalysis?, file: String, fileBytes: [UInt8]? = nil) -> [UInt8] {
+    private static func document(_ info: MediaInfo, analysis: VersionAnalysis?, textRead: [TextRead]?, file: String,
+                                 fileBytes: [UInt8]? = nil) -> [UInt8] {
         encode(Document(file: file, fileBytes: fileBytes, container: info.container, streams: info.streams,
                         chapters: info.chapters, tags: info.tags, scenes: Scene.list(analysis?.scenes),
-                        segments: analysis.flatMap { $0.season != nil || !$0.segments.isEmpty ? $0.segments.map(Segment.init) : nil }))
+                        segments: analysis.flatMap { $0.season != nil || !$0.segments.isEmpty ? $0.segments.map(Segment.init) : nil },
+                        textReadFromPictures: textRead))
             + [UInt8(ascii: "\n")]
     }
 
@@ -58,6 +66,29 @@ enum InfoDocument {
         var scenes: [Scene]?
         /// Once an episode's season was compared: the intro and credits it shares.
         var segments: [Segment]?
+        /// Once its picture subtitles were read: the text files made.
+        var textReadFromPictures: [TextRead]?
+    }
+
+    /// A file of `tracks/legible/` read from a picture subtitle stream: where it is in the media
+    /// folder, the stream it was read from, its language, and whether it holds the forced events
+    /// alone.
+    struct TextRead: Encodable, Sendable {
+        var path: String
+        var stream: Int
+        var language: String
+        var forcedOnly: Bool
+
+        /// The files named in `names` (`VersionAnalysis.textRead`), as `plan` has them; nil before
+        /// the reading ran.
+        static func list(_ names: [String]?, plan: TrackPlan) -> [TextRead]? {
+            guard let names else { return nil }
+            let made = Set(names)
+            return plan.entries.filter { $0.output.isReadFromPictures && made.contains($0.name) }.map { entry in
+                TextRead(path: "tracks/" + entry.group.rawValue + "/" + entry.name, stream: entry.streamIndex,
+                         language: entry.language, forcedOnly: entry.output == .subtitleSRTReadFromPicturesForced)
+            }
+        }
     }
 
     /// A scene: its first frame's time (on the clock of `thumbs/` names: `thumbs/at-START.png` is

@@ -38,6 +38,8 @@ final class InfoFile: RenderedFile, MediaFolderEntry, VersionNode {
     var showsAnalysis: Bool { true }
 
     private func template(in tree: MediaTree) throws -> InfoDocument.Template {
-        version.facts.infoTemplate.value(for: version.analysisStamp) { InfoDocument.template(version.info, analysis: version.analysis) }
+        version.facts.infoTemplate.value(for: version.analysisStamp) {
+            InfoDocument.template(version.info, analysis: version.analysis, plan: tree.trackPlan(of: version))
+        }
     }
 }

@@ -53,6 +53,7 @@ public enum ServerEntries {
     static let kinds: [any ServerEntry.Type] = [
         PosterFile.self,
         SidecarFile.self,
+        ReadSidecarFile.self,
         FrameFile.self,
         TrickplayFolder.self,
         BIFFile.self,

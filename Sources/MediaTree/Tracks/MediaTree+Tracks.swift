@@ -12,21 +12,37 @@ import Synchronization
 /// shared by everyone asking meanwhile, and the files are kept in the cache folder.
 extension MediaTree {
     /// The tracks of `version`, planned once per version.
-    func trackPlan(of version: MediaVersion) -> TrackPlan {
-        version.facts.tracks.value { TrackPlan(info: version.info) }
+    func trackPlan(of version: MediaVersion) -> TrackPlan { trackPlan(of: version.facts, at: version.shownAs) }
+
+    /// The tracks of the version of `facts` (at `path`), planned once per version; logs, then,
+    /// each picture subtitle stream that cannot be read into text for want of its language's data.
+    func trackPlan(of facts: VersionFacts, at path: AbsolutePath) -> TrackPlan {
+        facts.tracks.value {
+            let plan = TrackPlan(info: facts.info)
+            for stream in TrackPlan.unreadable(facts.info) {
+                logger.notice("stream \(stream.index) of \(path) is not read into text: no Tesseract data for its language \(stream.language ?? "und") (tesseract-ocr-LANG)")
+            }
+            return plan
+        }
     }
 
-    /// The sizes of `group`'s files of `version`, by `TrackSet.id`, where its pass is remembered
-    /// (`TrackStore.remembered`) or was made in an earlier mount (the listing facts): a listing
-    /// then carries them, and `ls -l` needs no lookup per track file. Nil otherwise.
-    func rememberedTrackSizes(_ group: TrackPlan.Group, of version: MediaVersion) -> [String: Int64]? {
-        let key = TrackSetKey(identity: version.identity, group: group)
+    /// The sizes of the files of `part`'s pass over `version`, by `TrackSet.id`, where the pass is
+    /// remembered (`TrackStore.remembered`) or was made in an earlier mount (the listing facts): a
+    /// listing then carries them, and `ls -l` needs no lookup per track file. Nil otherwise. A file
+    /// that failed has none.
+    func rememberedTrackSizes(_ part: TrackSetKey.Part, of version: MediaVersion) -> [String: Int64]? {
+        let key = TrackSetKey(identity: version.identity, part: part)
         if let set = tracks.remembered(key) {
             let sizes = set.madeSizes
-            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = sizes } }
+            if !set.isTransient { learn(of: version.facts) { $0.tracks[key.part.rawValue] = sizes } }
             return sizes
         }
-        return listingFacts(of: version).snapshot.tracks[key.part.rawValue]
+        return version.facts.listing.snapshot.tracks[key.part.rawValue]
+    }
+
+    /// The size of `entry`'s file where its pass is remembered or was made in an earlier mount.
+    func rememberedTrackSize(_ entry: TrackPlan.Entry, of version: MediaVersion) -> Int64? {
+        rememberedTrackSizes(TrackSetKey.Part(entry), of: version)?[TrackSet.id(group: entry.group, name: entry.name)]
     }
 
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
@@ -37,23 +53,35 @@ extension MediaTree {
     ///   - plan: the plan `entry` is of: the version's `trackPlan` unless given (the server
     ///     layout's sidecars have a plan of their own).
     ///   - shownAs: the file as log lines and errors name it.
+    ///
+    /// A file read from pictures that failed for good (no forced events) is `TreeError.notFound`:
+    /// it is never listed.
     func trackFile(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
                    skipMemory: Bool = false, reply: @escaping Reply<CachedTrack>) {
-        let plan = plan ?? trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, group: entry.group)
-        let part = key.part(of: plan)
-        let path = version.shownAs
-        let size = version.identity.size
-        let shownAs = shownAs ?? "\(path)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
-        tracks.request(key, plan: part, sourcePath: path.description, skipMemory: skipMemory, pass: { [self] folder in
-            runPass(path: path, size: size, plan: part, folder: folder)
-        }, completion: { [self] set in
-            if !set.isTransient { learn(of: version) { $0.tracks[key.part.rawValue] = set.madeSizes } }
+        let key = TrackSetKey(identity: version.identity, entry: entry)
+        let shownAs = shownAs ?? "\(version.shownAs)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
+        trackSet(key, of: version.facts, at: version.shownAs, plan: key.part(of: plan ?? trackPlan(of: version)),
+                 skipMemory: skipMemory) { set in
             switch set.outcome(group: entry.group, name: entry.name) {
             case .made(let file)?: reply(.success(file))
+            case .failed? where key.part == .read && !set.isTransient: reply(.failure(TreeError.notFound))
             case .failed(let reason)?: reply(.failure(TreeError.io(path: shownAs, reason: reason)))
             case nil: reply(.failure(TreeError.io(path: shownAs, reason: "not made")))
             }
+        }
+    }
+
+    /// Hands the set of `key` (whose entries are `plan`) of the version of `facts` at `path` to
+    /// `completion`, as `TrackStore.request` does, and learns its sizes where it is for good.
+    /// - Parameter here: run the pass on this thread (the analysis's) rather than the pool.
+    func trackSet(_ key: TrackSetKey, of facts: VersionFacts, at path: AbsolutePath, plan: TrackPlan, skipMemory: Bool = false,
+                  here: Bool = false, completion: @escaping @Sendable (TrackSet) -> Void) {
+        let size = facts.identity.size
+        tracks.request(key, plan: plan, sourcePath: path.description, skipMemory: skipMemory, here: here, pass: { [self] folder in
+            runPass(path: path, size: size, plan: plan, folder: folder)
+        }, completion: { [self] set in
+            if !set.isTransient { learn(of: facts) { $0.tracks[key.part.rawValue] = set.madeSizes } }
+            completion(set)
         })
     }
 
@@ -64,7 +92,7 @@ extension MediaTree {
     func openTrack(_ entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil, shownAs: String? = nil,
                    again: Bool = false, reply: @escaping Reply<any FileContent>) {
         let plan = plan ?? trackPlan(of: version)
-        let key = TrackSetKey(identity: version.identity, group: entry.group)
+        let key = TrackSetKey(identity: version.identity, entry: entry)
         trackFile(entry, of: version, plan: plan, shownAs: shownAs, skipMemory: again) { [self] result in
             switch result {
             case .failure(let error):

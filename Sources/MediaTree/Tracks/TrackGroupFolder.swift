@@ -3,6 +3,10 @@ import MediaKit
 /// `tracks/audible/`, `legible/` or `visual/`: the group's track files, by stream, those in the
 /// reader's best matching language first (`TrackOrder`). Listing runs no pass: its entries carry
 /// their name and type only, or their attributes where the pass is remembered or was made in an earlier mount (its sizes known).
+///
+/// The text read from pictures is slow to make: its files are listed only once their pass is
+/// remembered or known from an earlier mount, and only those made (a stream without forced events
+/// has no forced file). A lookup of one before runs its pass, as for any track.
 final class TrackGroupFolder: ImmediateListing, VersionNode {
     let spot: VersionSpot
     let group: TrackPlan.Group
@@ -28,13 +32,16 @@ final class TrackGroupFolder: ImmediateListing, VersionNode {
     }
 
     func list(in tree: MediaTree) throws -> [DirectoryEntry] {
-        let sizes = tree.rememberedTrackSizes(group, of: version)
+        let parts = Set(entries.map(TrackSetKey.Part.init))
+        let sizes = Dictionary(uniqueKeysWithValues: parts.map { ($0, tree.rememberedTrackSizes($0, of: version)) })
         let family = NodeKey.Family(kind: TrackFile.kind, path: version.path)
         let groupName = Name(group.rawValue)
-        return TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).map { entry in
+        return TrackOrder.ordered(entries, preferred: tree.settings.preferredLanguages).compactMap { entry in
+            let part = TrackSetKey.Part(entry)
+            let size = sizes[part]??[TrackSet.id(group: entry.group, name: entry.name)]
+            if part == .read && size == nil { return nil }
             let name = Name(entry.name)
             let hash = family.hash(names: [groupName, name], stamp: version.stamp)
-            let size = sizes?[TrackSet.id(group: entry.group, name: entry.name)]
             var attributes = tree.madeFileAttributes(number: NodeKey.number(forHash: hash), stat: version.stat)
             attributes.size = size ?? 0
             return DirectoryEntry(name: name, attributes: attributes, keyHash: hash, nameAndTypeOnly: size == nil)

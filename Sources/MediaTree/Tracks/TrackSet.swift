@@ -2,22 +2,30 @@ import MediaKit
 
 /// Which pass over which version of a media file: its audio and subtitle tracks together, its
 /// alternative video tracks (copying video is expensive, so those are made only when one is asked),
-/// or the server layout's sidecar subtitles.
+/// the text read from its picture subtitles (slow: never part of the other passes), or the server
+/// layout's sidecar subtitles.
 struct TrackSetKey: Hashable, Sendable {
     var identity: FileIdentity
     var part: Part
 
-    /// The passes over one version, each making the entries of its groups.
+    /// The passes over one version, each making its entries.
     enum Part: String, Sendable {
-        /// `audible` and `legible`.
+        /// `audible` and `legible`, but the text read from pictures.
         case main
         case visual
+        /// The `legible` text read from picture subtitles (`TrackOutput.isReadFromPictures`), also
+        /// what the server layout's read sidecars are.
+        case read
         /// The server layout's `sidecars`.
         case sidecars
 
-        /// The pass that makes `group`'s entries.
-        init(_ group: TrackPlan.Group) {
-            switch group {
+        /// The pass that makes `entry`.
+        init(_ entry: TrackPlan.Entry) {
+            if entry.output.isReadFromPictures {
+                self = .read
+                return
+            }
+            switch entry.group {
             case .audible, .legible: self = .main
             case .visual: self = .visual
             case .sidecars: self = .sidecars
@@ -25,17 +33,27 @@ struct TrackSetKey: Hashable, Sendable {
         }
 
         /// What the pass's sets are counted as in `user.mediafs.stats`.
-        var madeKind: MadeKind { self == .sidecars ? .sidecarSets : .trackSets }
+        var madeKind: MadeKind {
+            switch self {
+            case .main, .visual: .trackSets
+            case .read: .readTextSets
+            case .sidecars: .sidecarSets
+            }
+        }
     }
 
-    init(identity: FileIdentity, group: TrackPlan.Group) {
+    init(identity: FileIdentity, part: Part) {
         self.identity = identity
-        part = Part(group)
+        self.part = part
+    }
+
+    init(identity: FileIdentity, entry: TrackPlan.Entry) {
+        self.init(identity: identity, part: Part(entry))
     }
 
     /// The entries of `plan` this pass makes, in the plan's order.
     func part(of plan: TrackPlan) -> TrackPlan {
-        TrackPlan(entries: plan.entries.filter { Part($0.group) == part })
+        TrackPlan(entries: plan.entries.filter { Part($0) == part })
     }
 }
 

@@ -75,6 +75,9 @@ final class TrackSetShelf: MadeShelf {
 extension MadeKind {
     /// One pass's files (`tracks/`): made by a pass, found complete in the cache folder.
     static let trackSets = MadeKind(name: "track_sets", revision: 1)
+    /// One pass reading a version's picture subtitles into text (`tracks/legible/`, and the server
+    /// layout's read sidecars).
+    static let readTextSets = MadeKind(name: "read_text_sets", revision: 1)
     /// One pass's sidecar subtitles (the server layout's).
     static let sidecarSets = MadeKind(name: "sidecar_sets", revision: 1)
 }

@@ -48,9 +48,10 @@ final class TrackStore: Sendable {
     /// - Parameters:
     ///   - plan: the entries of this pass (`key.part(of:)` the file's plan).
     ///   - skipMemory: do not trust the remembered set (a file it names was found missing or damaged).
-    func request(_ key: TrackSetKey, plan: TrackPlan, sourcePath: String, skipMemory: Bool = false,
+    ///   - here: run the pass on this thread, not the pool (the analysis's, at its low priority).
+    func request(_ key: TrackSetKey, plan: TrackPlan, sourcePath: String, skipMemory: Bool = false, here: Bool = false,
                  pass: @escaping @Sendable (_ folder: String) -> TrackSet, completion: @escaping Completion) {
-        sets.request(TrackPass(key: key, plan: plan, sourcePath: sourcePath), skipMemory: skipMemory, make: { [self] in
+        sets.request(TrackPass(key: key, plan: plan, sourcePath: sourcePath), skipMemory: skipMemory, here: here, make: { [self] in
             ChurningThreads.prepareThisThread()
             let set = make(key, plan: plan, pass: pass)
             // Counted from before the answer, so an unmount right after it still waits for the set to

@@ -7,7 +7,7 @@ final class TracksFolder: ImmediateListing, NamedSubfolder {
     let plan: TrackPlan
 
     static let kind = "tracks"
-    static let madeKinds: [MadeKind] = [.trackSets]
+    static let madeKinds: [MadeKind] = [.trackSets, .readTextSets]
     static let name = MediaFolderNames.tracks
 
     init?(spot: VersionSpot, tree: MediaTree) {

@@ -30,6 +30,10 @@ import MediaKit
 ///   film's subtitle tracks, from 1). The whole name is at most 255 bytes: the title is cut to
 ///   fit, and a track that does not fit without one has no sidecar.
 ///
+/// A picture track in a language Tesseract has data for also gives the text read from it
+/// (`SidecarTrack.readTracks`): `Film.<lang>.srt` where no text track took that name, else with
+/// the title `OCR` (`Film.OCR.eng.srt`); its forced events alone as `Film.<lang>.forced.srt`.
+///
 /// Made from the probe alone: the same probe and film name always give the same sidecars.
 public struct SidecarSubtitles: Sendable, Equatable {
     /// One file: which stream, how it is made, and its name after the film's base name.
@@ -50,6 +54,9 @@ public struct SidecarSubtitles: Sendable, Equatable {
 
     /// Every file, by stream, the VobSub pair as `.idx` then `.sub`.
     public var files: [File]
+    /// The text read from picture subtitle tracks (`SidecarTrack.readTracks`), by stream: listed
+    /// once read, made by the version's read pass (`tracks/legible/`'s), never by the sidecar pass.
+    public var readFiles: [File]
     public var skipped: [Skipped]
 
     /// The longest name a file may have, in bytes.
@@ -57,34 +64,55 @@ public struct SidecarSubtitles: Sendable, Equatable {
 
     /// The sidecars of the film `info` describes, whose base name is `baseNameBytes` long.
     public init(info: MediaInfo, baseNameBytes: Int) {
+        self.init(info: info, baseNameBytes: baseNameBytes, readable: TrackPlan.installedLanguages)
+    }
+
+    /// - Parameter readable: the stored languages picture subtitles can be read in.
+    init(info: MediaInfo, baseNameBytes: Int, readable: TrackPlan.Readable) {
         let tracks = SidecarTrack.tracks(of: info)
         skipped = tracks.skipped
         files = []
+        readFiles = []
         var used: Set<String> = []
         for track in Self.named(tracks.usable) {
-            let room = Self.maxNameBytes - baseNameBytes - track.longestSuffixBytes(title: nil)
-            guard room >= 0 else {
-                skipped.append(Skipped(streamIndex: track.stream.index, reason: "the name would be longer than 255 bytes"))
-                continue
+            files += Self.place(track, baseNameBytes: baseNameBytes, used: &used, skipped: &skipped) { room in
+                SidecarTitle.make(track.stream.title, language: track.languageCode, maxBytes: room)
             }
-            var title = track.needsTitle ? SidecarTitle.make(track.stream.title, language: track.languageCode, maxBytes: room - 1) : nil
-            var names = track.suffixes(title: title)
-            if names.contains(where: { used.contains($0.lowercased()) }) {
-                let number = "Track \(track.number)"
-                let cut = title.map { FileNameText.truncated($0, toBytes: room - 2 - number.utf8.count, ellipsis: "…") }
-                title = [cut, number].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
-                names = track.suffixes(title: title)
+        }
+        // After every track's own: a text track of the language keeps the plain name.
+        for track in SidecarTrack.readTracks(of: tracks.usable, readable: readable, used: used) {
+            readFiles += Self.place(track, baseNameBytes: baseNameBytes, used: &used, skipped: &skipped) { room in
+                SidecarTrack.readTitle(track.stream.title, language: track.languageCode, maxBytes: room)
             }
-            guard names.allSatisfy({ baseNameBytes + $0.utf8.count <= Self.maxNameBytes }),
-                  !names.contains(where: { used.contains($0.lowercased()) }) else {
-                skipped.append(Skipped(streamIndex: track.stream.index, reason: "no unique name within 255 bytes"))
-                continue
-            }
-            for (name, output) in zip(names, track.outputs) {
-                used.insert(name.lowercased())
-                files.append(File(streamIndex: track.stream.index, suffix: name, output: output,
-                                  storedLanguage: track.storedLanguage))
-            }
+        }
+    }
+
+    /// The files of `track` named after a base name `baseNameBytes` long, their names added to
+    /// `used` (lower case); none, and the track in `skipped`, where no unique name fits.
+    /// - Parameter title: the track's title in at most so many bytes, where it `needsTitle`.
+    private static func place(_ track: SidecarTrack, baseNameBytes: Int, used: inout Set<String>, skipped: inout [Skipped],
+                              title makeTitle: (Int) -> String?) -> [File] {
+        let room = Self.maxNameBytes - baseNameBytes - track.longestSuffixBytes(title: nil)
+        guard room >= 0 else {
+            skipped.append(Skipped(streamIndex: track.stream.index, reason: "the name would be longer than 255 bytes"))
+            return []
+        }
+        var title = track.needsTitle ? makeTitle(room - 1) : nil
+        var names = track.suffixes(title: title)
+        if names.contains(where: { used.contains($0.lowercased()) }) {
+            let number = "Track \(track.number)"
+            let cut = title.map { FileNameText.truncated($0, toBytes: room - 2 - number.utf8.count, ellipsis: "…") }
+            title = [cut, number].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
+            names = track.suffixes(title: title)
+        }
+        guard names.allSatisfy({ baseNameBytes + $0.utf8.count <= Self.maxNameBytes }),
+              !names.contains(where: { used.contains($0.lowercased()) }) else {
+            skipped.append(Skipped(streamIndex: track.stream.index, reason: "no unique name within 255 bytes"))
+            return []
+        }
+        return zip(names, track.outputs).map { name, output in
+            used.insert(name.lowercased())
+            return File(streamIndex: track.stream.index, suffix: name, output: output, storedLanguage: track.storedLanguage)
         }
     }
 

@@ -44,7 +44,7 @@ final class SidecarFile: FileNode, ServerEntry, VersionNode {
     }
 
     private func rememberedSize(in tree: MediaTree) -> Int64? {
-        tree.rememberedTrackSizes(.sidecars, of: version)?[TrackSet.id(group: .sidecars, name: entry.name)]
+        tree.rememberedTrackSize(entry, of: version)
     }
 
     /// Made from one version, as a `MadeFile`: stale once the source changed.

@@ -10,7 +10,14 @@ extension TrackPlan {
     /// unknown are left out. The title is the stream's own, made safe for a file name, and left out
     /// when it only repeats the language (`English` on an `eng` track). Two streams with the same
     /// name in a group get ` #2`, ` #3`, … in stream order, so names are unique and stable.
+    ///
+    /// A picture subtitle stream in a language that can be read (`readable`: its Tesseract data is
+    /// installed) also gives the text read from it, after its own file (`readEntries`).
     public init(info: MediaInfo) {
+        self.init(info: info, readable: Self.installedLanguages)
+    }
+
+    init(info: MediaInfo, readable: Readable) {
         let streams = info.streams.sorted { $0.index < $1.index }
         let videoTracks = streams.filter(Self.isVideoTrack)
         var entries: [Entry] = []
@@ -20,10 +27,15 @@ extension TrackPlan {
                 let outputs = Self.outputs(for: stream, in: group, videoTrackCount: videoTracks.count)
                 guard !outputs.isEmpty else { continue }
                 let language = TrackLanguage(stored: stream.language)
-                let base = Self.unique(Self.baseName(of: stream, language: language), among: &used)
+                let plain = Self.baseName(of: stream, language: language)
+                let base = Self.unique(plain, among: &used)
                 for output in outputs {
                     entries.append(Entry(group: group, name: base + output.fileExtension,
                                          streamIndex: stream.index, output: output, language: language.code))
+                }
+                if group == .legible {
+                    entries += Self.readEntries(of: stream, base: plain, number: String(base.dropFirst(plain.count)),
+                                                language: language, readable: readable, used: &used)
                 }
             }
         }
