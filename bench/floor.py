@@ -100,7 +100,7 @@ def compile_ocr_floor(work):
     """Compiles bench/ocr-floor.c into WORK/ocr-floor: the Tesseract calls a mount made (dumped with
     MEDIAFS_OCR_DUMP=DIR) replayed through libtesseract's C API, nothing else (the C file says
     what). Returns its path. Raises BenchError with what is missing."""
-    return compile_c(work, OCR_FLOOR_SOURCE, ["tesseract", "lept"], "libtesseract-dev libleptonica-dev")
+    return compile_c(work, OCR_FLOOR_SOURCE, ["tesseract", "lept"], "libtesseract-dev libleptonica-dev", ["-lgomp"])
 
 
 def ocr(binary, dump, timeout):

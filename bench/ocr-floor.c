@@ -13,6 +13,9 @@
  *   - for every call, in the order of calls.tsv: TessBaseAPISetImage (the PGM's bytes, 1 byte per
  *     pixel), TessBaseAPISetSourceResolution(DPI), TessBaseAPISetPageSegMode(PSM),
  *     TessBaseAPIGetUTF8Text, the text freed.
+ *   - OpenMP's parallel regions off (omp_set_max_active_levels(0)), as the daemon has them:
+ *     Debian's libtesseract runs a line's LSTM layers on a team of OpenMP threads, which on
+ *     single lines costs more time than it saves, so the floor is the faster way, on one thread.
  * Every PGM is read into memory first; the timed part is the loop over the calls, on one thread,
  * measured inside the process (CLOCK_MONOTONIC): no process start, no file reading, no picture
  * decoding, binarising or cropping, no SRT, no FUSE.
@@ -23,13 +26,16 @@
  * Exit status 1 (with a message on stderr) when DIR or a picture cannot be read or a language
  * cannot be initialised.
  *
- * Build: gcc -O2 -o ocr-floor ocr-floor.c $(pkg-config --cflags --libs tesseract lept)
+ * Build: gcc -O2 -o ocr-floor ocr-floor.c $(pkg-config --cflags --libs tesseract lept) -lgomp
  */
 #include <tesseract/capi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* libgomp's (GCC's omp.h declares it; libtesseract links libgomp). */
+void omp_set_max_active_levels(int max_levels);
 
 static double now(void) {
     struct timespec ts;
@@ -81,6 +87,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: ocr-floor DIR [TEXT-OUT]\n");
         return 2;
     }
+    omp_set_max_active_levels(0);
     char path[4096];
     snprintf(path, sizeof path, "%s/calls.tsv", argv[1]);
     FILE *list = fopen(path, "r");

@@ -11,7 +11,8 @@
 # 3. the files laid out under a staging folder: the stripped binary, the mount(8) helper and the
 #    systemd units pointing at /usr/bin/mediafs, the manual pages, the documentation, copyright
 #    and changelog;
-# 4. Depends: what dpkg-shlibdeps finds the binary links, and fuse3 (fusermount3);
+# 4. Depends: what dpkg-shlibdeps finds the binary links, and fuse3 (fusermount3); Recommends
+#    English Tesseract data, Suggests other languages' (picture subtitles read into text);
 # 5. dpkg-deb, then lintian when it is installed: an error fails the build.
 #
 # Environment: MEDIAFS_VERSION (default: scripts/version.sh; `unknown` is refused), SWIFT (default:
@@ -153,6 +154,8 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $shlibs, fuse3
+Recommends: tesseract-ocr-eng
+Suggests: tesseract-ocr-deu, tesseract-ocr-fra, tesseract-ocr-spa, tesseract-ocr-ita, tesseract-ocr-por, tesseract-ocr-nld
 Section: utils
 Priority: optional
 Description: read-only FUSE filesystem showing each video as a folder of its parts
@@ -161,6 +164,8 @@ Description: read-only FUSE filesystem showing each video as a folder of its par
  original, info.json with everything the probe found, its cover, one image per
  chapter, thumbnails of any frame made on demand, a contact sheet, storyboards
  for players' scrubbing bars, and one file per audio and subtitle track.
+ Picture subtitles (Blu-ray PGS, DVD) are also read into text with Tesseract,
+ in the languages whose tesseract-ocr-LANG data is installed.
  .
  The server layout leaves films as they are and puts beside each one the
  posters, subtitles, trickplay images and BIF files media servers such as

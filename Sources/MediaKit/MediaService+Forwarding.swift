@@ -24,13 +24,9 @@ extension ForwardingMediaService {
         try base.chapterImage(path: path, size: size, index: index)
     }
 
-    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
-        try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
-    }
-
     public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
-                              readingThreads: Int) throws -> [TrackResult] {
-        try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, readingThreads: readingThreads)
+                              reading: AnalysisRequest) throws -> [TrackResult] {
+        try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, reading: reading)
     }
 
     public func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {

@@ -44,11 +44,12 @@ public protocol MediaService: Sendable {
     /// - Returns: one result per job, in their order.
     /// - Throws: `MediaError` only when nothing can be done: the file cannot be opened (`.notMedia`,
     ///   `.timedOut`) or is not of `size` bytes (`.sourceChanged`).
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult]
-
-    /// The same, picture subtitles read into text by `readingThreads` threads at once (1 where
-    /// the work must stay on the calling thread, as the background analysis's).
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, readingThreads: Int) throws -> [TrackResult]
+    ///
+    /// Picture subtitles are read into text as `reading` says: on its `threads` at once (one keeps
+    /// the work on the calling thread, as the background analysis's), pausing at its `pause`
+    /// between batches of pictures (where the background yields to requests; a pause that throws
+    /// fails the text files with its error).
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, reading: AnalysisRequest) throws -> [TrackResult]
 
     /// The file's cover picture as stored (the `attached_pic` of `MediaInfo.coverStream`: MP4
     /// `covr`, a Matroska image attachment, ID3 APIC, FLAC PICTURE), read from the header without
@@ -116,11 +117,9 @@ public protocol MediaService: Sendable {
 }
 
 extension MediaService {
-    /// A service that reads on one thread whatever it is asked (a test's stand-in) does as the
-    /// four-argument form does.
-    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
-                              readingThreads: Int) throws -> [TrackResult] {
-        try extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
+    /// `extractTracks(path:size:jobs:timeout:reading:)`, picture subtitles read on this thread.
+    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+        try extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, reading: AnalysisRequest())
     }
 }
 
@@ -219,13 +218,9 @@ public struct LocalMediaService: MediaService {
         try ChapterReader.image(path: path, size: size, index: index, timeout: probeTimeout)
     }
 
-    public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
-        try extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, readingThreads: 1)
-    }
-
     public func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double,
-                              readingThreads: Int) throws -> [TrackResult] {
-        try TrackExtractor(path: path, size: size, timeout: timeout, probed: probed, readingThreads: readingThreads).run(jobs)
+                              reading: AnalysisRequest) throws -> [TrackResult] {
+        try TrackExtractor(path: path, size: size, timeout: timeout, probed: probed, reading: reading).run(jobs)
     }
 
     public func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {

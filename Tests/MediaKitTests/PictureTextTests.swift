@@ -23,7 +23,7 @@ import TestSupport
             jobs.append(TrackJob(streamIndex: track.index, output: .subtitleSRTReadFromPicturesForced,
                                  path: FilePath(folder.path("\(track.index).forced.srt")), language: track.language))
         }
-        let results = try media.extractTracks(path: FilePath(path), size: size, jobs: jobs, timeout: 600, readingThreads: 2)
+        let results = try media.extractTracks(path: FilePath(path), size: size, jobs: jobs, timeout: 600, reading: AnalysisRequest(threads: 2))
         return film.tracks.enumerated().map { ($1, results[2 * $0], results[2 * $0 + 1]) }
     }
 
@@ -49,5 +49,32 @@ import TestSupport
                 #expect(forced.track == nil)
             }
         }
+    }
+
+    /// DVB subtitles (`dvb_subtitle`, made by the ffmpeg command from the English DVD track: its
+    /// pictures re-encoded as DVB regions, each event followed by a clearing display set) read as
+    /// the DVD track they were made from: the same text, the same times.
+    @Test func dvbSubtitlesReadAsTheTrackTheyWereMadeFrom() throws {
+        let film = try #require(try PictureSubtitleFilms.truth().films.first { $0.file == "english.mkv" })
+        let dvd = try #require(film.tracks.first { $0.variant == "dvd-white" })
+        let folder = try TempFolder("picture-text-dvb")
+        defer { folder.remove() }
+        let dvb = folder.path("english.mkv")
+        let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-i", PictureSubtitleFilms.path(film.file),
+                                    "-map", "0:v", "-map", "0:\(dvd.index)", "-c:v", "copy", "-c:s", "dvbsub", dvb], timeout: 120)
+        try #require(made.succeeded, "\(made)")
+        let size = try TrackExtractionTests.size(dvb)
+        let info = try media.probe(path: FilePath(dvb), size: size)
+        let stream = try #require(info.streams.first { $0.kind == .subtitle })
+        #expect(stream.codec == "dvb_subtitle")
+        let results = try media.extractTracks(path: FilePath(dvb), size: size, jobs: [
+            TrackJob(streamIndex: stream.index, output: .subtitleSRTReadFromPictures, path: FilePath(folder.path("dvb.srt")),
+                     language: dvd.language),
+        ], timeout: 600, reading: AnalysisRequest(threads: 2))
+        let track = try #require(results[0].track, "\(String(describing: results[0].error))")
+        let score = try PictureSubtitleFilms.score(film: film, track: dvd, srt: track.path.string)
+        #expect(score.cer <= 0.01, "CER \(score.cer)")
+        #expect(score.lost == 0 && score.doubled == 0 && score.extra == 0 && score.time_mismatches.count == 0,
+                "\(score.lost) lost, \(score.doubled) doubled, \(score.extra) extra, \(score.time_mismatches.count) times off")
     }
 }

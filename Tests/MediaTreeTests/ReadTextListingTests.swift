@@ -128,9 +128,9 @@ private final class StandInReading: ForwardingMediaService {
 
     var readPasses: Int { passes.load(ordering: .relaxed) }
 
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, reading: AnalysisRequest) throws -> [TrackResult] {
         guard jobs.contains(where: { $0.output.isReadFromPictures }) else {
-            return try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
+            return try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, reading: reading)
         }
         let alone = jobs.allSatisfy { $0.output.isReadFromPictures }
         #expect(alone, "the reading shares its pass with other tracks")

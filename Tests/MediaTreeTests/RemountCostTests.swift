@@ -122,8 +122,8 @@ private final class EveryRequestCountingService: ForwardingMediaService {
         try counted("chapter image", path) { try base.chapterImage(path: path, size: size, index: index) }
     }
 
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
-        try counted("tracks", path) { try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout) }
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, reading: AnalysisRequest) throws -> [TrackResult] {
+        try counted("tracks", path) { try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, reading: reading) }
     }
 
     func coverArt(path: FilePath, size: Int64) throws -> CoverArt? {

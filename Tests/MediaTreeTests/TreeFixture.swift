@@ -28,9 +28,9 @@ final class CountingMediaService: ForwardingMediaService {
         return try base.chapters(path: path, size: size)
     }
 
-    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double) throws -> [TrackResult] {
+    func extractTracks(path: FilePath, size: Int64, jobs: [TrackJob], timeout: Double, reading: AnalysisRequest) throws -> [TrackResult] {
         counts.withLock { $0["tracks " + path.string, default: 0] += 1 }
-        return try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout)
+        return try base.extractTracks(path: path, size: size, jobs: jobs, timeout: timeout, reading: reading)
     }
 
     func stillImage(bytes: [UInt8], codec: String, width: Int, height: Int, format: ImageFormat) throws -> [UInt8] {

@@ -21,6 +21,7 @@ final class PictureTextSink: TrackSink {
     private let decoder: SubtitleDecoder
     private let reader: PictureReader
     private let deadline: Deadline
+    private let pause: @Sendable () throws -> Void
     /// The file of every event, and the file of the forced ones, where their jobs are asked.
     private let all: CueFile?
     private let forced: CueFile?
@@ -35,17 +36,18 @@ final class PictureTextSink: TrackSink {
 
     /// - Throws: `MediaError.trackUnavailable` (no decoder, or no Tesseract data for the
     ///   language), `.output`, `.library`.
-    /// - Parameter lanes: the threads reading at once.
-    init(jobs: [TrackJob], source: SourceStream, deadline: Deadline, lanes: Int) throws {
+    /// - Parameter reading: the threads reading at once, and the pause before each batch.
+    init(jobs: [TrackJob], source: SourceStream, deadline: Deadline, reading: AnalysisRequest) throws {
         self.jobs = jobs
         self.source = source
         self.deadline = deadline
+        pause = reading.pause
         guard let language = TextLanguages.dataName(forStored: jobs[0].language) else {
             throw MediaError.trackUnavailable(stream: source.index, reason: "no Tesseract data for the language \(jobs[0].language)")
         }
         decoder = try SubtitleDecoder(source: source)
         do {
-            reader = try PictureReader(language: language, lanes: lanes)
+            reader = try PictureReader(language: language, lanes: reading.threads)
         } catch {
             throw MediaError.trackUnavailable(stream: source.index, reason: "\(error)")
         }
@@ -111,6 +113,10 @@ final class PictureTextSink: TrackSink {
     private func readEnded() throws {
         guard !ended.isEmpty else { return }
         try deadline.check()
+        // The time spent paused (the background yielding to requests) is not the pass's own.
+        let left = deadline.remaining
+        try pause()
+        if left.isFinite { deadline.restart(seconds: left) }
         let texts = reader.read(ended.map(\.lines))
         for (var event, lines) in zip(ended.map(\.event), texts) {
             event.lines = lines

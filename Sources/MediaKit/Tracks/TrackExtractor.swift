@@ -13,15 +13,15 @@ final class TrackExtractor {
     private var outcomes: [TrackJob: Result<ExtractedTrack, MediaError>] = [:]
     /// The sinks still working, by stream index.
     private(set) var sinks: [Int: [TrackSink]] = [:]
-    /// The threads that read picture subtitles into text at once.
-    private let readingThreads: Int
+    /// How picture subtitles are read into text: on how many threads, pausing where.
+    private let reading: AnalysisRequest
 
     /// Opens the source (or takes the file a probe just opened from `probed`) and checks that it
     /// is the file the caller described.
     /// - Throws: `MediaError.notMedia`, `.timedOut` (opening took longer than `timeout`), `.sourceChanged`.
-    /// - Parameter readingThreads: the threads that read picture subtitles into text at once.
-    init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil, readingThreads: Int = 1) throws {
-        self.readingThreads = max(1, readingThreads)
+    /// - Parameter reading: how picture subtitles are read into text.
+    init(path: FilePath, size: Int64, timeout: Double, probed: ProbedInputs? = nil, reading: AnalysisRequest = AnalysisRequest()) throws {
+        self.reading = reading
         input = try InputFile.open(path, timeout: timeout, takingFrom: probed)
         input.clearReadFault()
         guard input.source.size == size else {
@@ -85,7 +85,7 @@ final class TrackExtractor {
         let read = usable.filter { $0.output == .subtitleSRTReadFromPictures || $0.output == .subtitleSRTReadFromPicturesForced }
         if !read.isEmpty {
             attempt(read) {
-                try PictureTextSink(jobs: read, source: source, deadline: self.input.deadline, lanes: self.readingThreads)
+                try PictureTextSink(jobs: read, source: source, deadline: self.input.deadline, reading: self.reading)
             }
         }
         for job in usable where !text.contains(job) && !vobSub.contains(job) && !read.contains(job) {

@@ -33,7 +33,7 @@ extension MediaTree {
                 analysis.analysedScenes = true
             }
         }
-        if facts.analysis?.textRead == nil, let read = try readText(of: path, facts: facts) {
+        if facts.analysis?.textRead == nil, let read = try readText(of: path, facts: facts, run: run) {
             land(of: facts, at: path) { $0.textRead = read }
         }
         if let season = SeasonEpisodes.episodes(beside: path, in: self) {

@@ -14,14 +14,14 @@ extension MediaTree {
     /// - Throws: `MediaError.cancelled` when the mount is closing, `MediaError.io` where the pass
     ///   failed in a way that may pass (a read of the source, the disk, a timeout): nothing lands,
     ///   and the next analysis tries again.
-    func readText(of path: SourcePath, facts: VersionFacts) throws -> [String]? {
+    func readText(of path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> [String]? {
         let key = TrackSetKey(identity: facts.identity, part: .read)
         let plan = key.part(of: trackPlan(of: facts, at: absolute(path)))
         guard !plan.isEmpty else { return nil }
         try analysisQueue.checkStopping()
         let done = DispatchSemaphore(value: 0)
         let found = Found()
-        trackSet(key, of: facts, at: absolute(path), plan: plan, here: true) { set in
+        trackSet(key, of: facts, at: absolute(path), plan: plan, here: true, reading: analysisRequest(run, of: facts)) { set in
             found.set = set
             done.signal()
         }

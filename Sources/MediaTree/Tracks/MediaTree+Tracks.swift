@@ -60,8 +60,14 @@ extension MediaTree {
                    skipMemory: Bool = false, reply: @escaping Reply<CachedTrack>) {
         let key = TrackSetKey(identity: version.identity, entry: entry)
         let shownAs = shownAs ?? "\(version.shownAs)/tracks/" + TrackSet.id(group: entry.group, name: entry.name)
-        trackSet(key, of: version.facts, at: version.shownAs, plan: key.part(of: plan ?? trackPlan(of: version)),
+        // A request waiting for the text the background analysis is reading keeps it from pausing
+        // for requests (this one among them), as a request waiting for its analysis does.
+        let facts = version.facts
+        let waits = key.part == .read
+        if waits { facts.analysisWaiters.add(1, ordering: .relaxed) }
+        trackSet(key, of: facts, at: version.shownAs, plan: key.part(of: plan ?? trackPlan(of: version)),
                  skipMemory: skipMemory) { set in
+            if waits { facts.analysisWaiters.subtract(1, ordering: .relaxed) }
             switch set.outcome(group: entry.group, name: entry.name) {
             case .made(let file)?: reply(.success(file))
             case .failed? where key.part == .read && !set.isTransient: reply(.failure(TreeError.notFound))
@@ -73,12 +79,18 @@ extension MediaTree {
 
     /// Hands the set of `key` (whose entries are `plan`) of the version of `facts` at `path` to
     /// `completion`, as `TrackStore.request` does, and learns its sizes where it is for good.
-    /// - Parameter here: run the pass on this thread (the analysis's) rather than the pool.
+    /// - Parameters:
+    ///   - here: run the pass on this thread (the analysis's) rather than the pool.
+    ///   - reading: how a pass reading picture subtitles into text runs: the analysis's request
+    ///     where it runs the pass, else every processor (a request waits for it).
     func trackSet(_ key: TrackSetKey, of facts: VersionFacts, at path: AbsolutePath, plan: TrackPlan, skipMemory: Bool = false,
-                  here: Bool = false, completion: @escaping @Sendable (TrackSet) -> Void) {
+                  here: Bool = false, reading: AnalysisRequest? = nil, completion: @escaping @Sendable (TrackSet) -> Void) {
         let size = facts.identity.size
+        let reading = reading ?? AnalysisRequest(threads: settings.generationThreads) { [analysisQueue] in
+            try analysisQueue.checkStopping()
+        }
         tracks.request(key, plan: plan, sourcePath: path.description, skipMemory: skipMemory, here: here, pass: { [self] folder in
-            runPass(path: path, size: size, plan: plan, folder: folder)
+            runPass(path: path, size: size, plan: plan, folder: folder, reading: reading)
         }, completion: { [self] set in
             if !set.isTransient { learn(of: facts) { $0.tracks[key.part.rawValue] = set.madeSizes } }
             completion(set)
@@ -117,12 +129,13 @@ extension MediaTree {
 
     /// Extracts `plan` from the file at `path` into `folder`, on a thread of the tracks pool. Logs
     /// each track that could not be made (file, track, reason) and each cut short by damage.
-    func runPass(path: AbsolutePath, size: Int64, plan: TrackPlan, folder: String) -> TrackSet {
+    func runPass(path: AbsolutePath, size: Int64, plan: TrackPlan, folder: String,
+                 reading: AnalysisRequest = AnalysisRequest()) -> TrackSet {
         let started = ContinuousClock.now
         let results: [TrackPlan.EntryResult]
         do {
             results = try media.extractTracks(path: path.filePath, size: size, plan: plan, into: folder,
-                                              timeout: settings.trackTimeout)
+                                              timeout: settings.trackTimeout, reading: reading)
         } catch {
             var set = TrackSet.failed(plan, reason: "\(error)")
             set.refusedWrite = (error as? MediaError)?.refusedWrite

@@ -42,11 +42,11 @@ extension MediaService {
     ///   (`.output`), the file cannot be opened (`.notMedia`, `.timedOut`) or is not of `size`
     ///   bytes (`.sourceChanged`).
     func extractTracks(path: FilePath, size: Int64, plan: TrackPlan, into folder: String,
-                       timeout: Double) throws -> [TrackPlan.EntryResult] {
+                       timeout: Double, reading: AnalysisRequest = AnalysisRequest()) throws -> [TrackPlan.EntryResult] {
         for group in TrackPlan.Group.allCases where plan.entries.contains(where: { $0.group == group }) {
             try makeFolders("\(folder)/\(group.rawValue)")
         }
-        let results = try extractTracks(path: path, size: size, jobs: plan.jobs(into: folder), timeout: timeout)
+        let results = try extractTracks(path: path, size: size, jobs: plan.jobs(into: folder), timeout: timeout, reading: reading)
         return zip(plan.entries, results).map { TrackPlan.EntryResult(entry: $0, outcome: $1.outcome) }
     }
 }

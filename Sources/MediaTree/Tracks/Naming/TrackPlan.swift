@@ -5,7 +5,7 @@ import MediaKit
 ///
 /// Made from the probe alone (`TrackPlan(info:)`), so listing never touches the media; the same
 /// probe always gives the same plan. The plan is the tree's: MediaKit knows no folder of the mount
-/// and makes whatever `TrackJob`s it is given (`TrackPlan.jobs(into:)`, `extractTracks(path:size:plan:into:timeout:)`).
+/// and makes whatever `TrackJob`s it is given (`TrackPlan.jobs(into:)`, `extractTracks(path:size:plan:into:timeout:reading:)`).
 public struct TrackPlan: Codable, Sendable, Equatable {
     /// Every entry, ordered by group, then stream index, then output (`.srt`, `.vtt`, `.ass`).
     public var entries: [Entry]
