@@ -9,7 +9,8 @@
  *     NNNNNN.pgm <TAB> LANGUAGE <TAB> PSM <TAB> DPI
  * This program replays those calls with libtesseract's C API, as the daemon makes them:
  *   - one TessBaseAPI per language, initialised once with TessBaseAPIInit2(api, NULL, lang,
- *     OEM_LSTM_ONLY) (the system's tessdata; not timed: the daemon keeps its engines);
+ *     OEM_LSTM_ONLY) (the system's tessdata; not timed: the daemon keeps its engines), and
+ *     tessedit_do_invert 0 as the daemon sets it (its lines are always dark on light);
  *   - for every call, in the order of calls.tsv: TessBaseAPISetImage (the PGM's bytes, 1 byte per
  *     pixel), TessBaseAPISetSourceResolution(DPI), TessBaseAPISetPageSegMode(PSM),
  *     TessBaseAPIGetUTF8Text, the text freed.
@@ -123,7 +124,8 @@ int main(int argc, char **argv) {
         if (e == engine_count) {
             if (engine_count == 64) fail("more than 64 languages", NULL);
             TessBaseAPI *api = TessBaseAPICreate();
-            if (TessBaseAPIInit2(api, NULL, calls[i].language, OEM_LSTM_ONLY) != 0)
+            if (TessBaseAPIInit2(api, NULL, calls[i].language, OEM_LSTM_ONLY) != 0
+                || !TessBaseAPISetVariable(api, "tessedit_do_invert", "0"))
                 fail("TessBaseAPIInit2 failed for the language", calls[i].language);
             snprintf(engines[e].language, sizeof engines[e].language, "%s", calls[i].language);
             engines[e].api = api;

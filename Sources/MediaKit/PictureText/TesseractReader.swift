@@ -27,6 +27,9 @@ final class TesseractReader {
         self.api = api
         self.language = language
         TessBaseAPISetPageSegMode(api, PSM_SINGLE_LINE)
+        // A line it reads with little confidence it would read again inverted, in case it is light
+        // on dark: the lines it is given are always dark on light.
+        _ = TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
     }
 
     /// The text of one line, spaces as Tesseract puts them, without its line end; empty where it

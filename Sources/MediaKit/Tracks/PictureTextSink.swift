@@ -67,10 +67,15 @@ final class PictureTextSink: TrackSink {
         if packet.pointee.dts != none { packet.pointee.dts -= source.offset }
         let duration = packet.pointee.duration > 0
             ? av_rescale_q(packet.pointee.duration, source.timeBase, cav_time_base_q()) : nil
-        guard let subtitle = try? decoder.decode(packet) else {
-            if packet.pointee.size > 0 { skipped += 1 }
+        let decoded: Subtitle?
+        do {
+            decoded = try decoder.decode(packet)
+        } catch {
+            skipped += 1
             return
         }
+        // A packet may hold part of a display set (PGS segments demuxed one by one): no subtitle yet.
+        guard let subtitle = decoded else { return }
         try take(subtitle, packetDuration: duration)
     }
 

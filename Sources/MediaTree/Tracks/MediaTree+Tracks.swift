@@ -45,6 +45,26 @@ extension MediaTree {
         rememberedTrackSizes(TrackSetKey.Part(entry), of: version)?[TrackSet.id(group: entry.group, name: entry.name)]
     }
 
+    /// The attributes of `node`, the file of the track `entry` of `version` (of `plan`, the
+    /// version's `trackPlan` unless given): its size from what a listing knows where its pass is
+    /// remembered or was made in an earlier mount (the output is the same at every pass), else
+    /// once its pass has run (`trackFile`).
+    func trackAttributes(of node: any TreeNode, entry: TrackPlan.Entry, of version: MediaVersion, plan: TrackPlan? = nil,
+                         shownAs: String? = nil, reply: @escaping Reply<Attributes>) {
+        var attributes = madeFileAttributes(of: node, stat: version.stat)
+        if let size = rememberedTrackSize(entry, of: version) {
+            attributes.size = size
+            return reply(.success(attributes))
+        }
+        trackFile(entry, of: version, plan: plan, shownAs: shownAs) { [attributes] result in
+            reply(result.map { file in
+                var sized = attributes
+                sized.size = file.size
+                return sized
+            })
+        }
+    }
+
     /// Hands the file of the track `entry` of `version` to `reply`: from memory or the cache
     /// folder at once, else once the pass that makes it is done (run on the tracks pool, shared
     /// with everyone asking for a track of the same pass meanwhile). `TreeError.io` (the file, the

@@ -2,8 +2,9 @@ import Glibc
 import MediaKit
 
 /// One track as a file of its own (an audio track remuxed, a subtitle as SRT or WebVTT, the text
-/// read from a picture subtitle, an alternative video). Its size is known only once its pass has run (in this mount or an earlier
-/// one): `stat` and lookup answer from the tracks pool until then; the file is kept in the cache folder and read straight from there.
+/// read from a picture subtitle, an alternative video). Its size is known only once its pass has
+/// run (in this mount or an earlier one): `stat` and lookup answer from the tracks pool until then;
+/// the file is kept in the cache folder and read straight from there.
 final class TrackFile: FileNode, VersionNode {
     let spot: VersionSpot
     let entry: TrackPlan.Entry
@@ -23,21 +24,8 @@ final class TrackFile: FileNode, VersionNode {
         return self
     }
 
-    /// From the sizes a listing knows where its pass is remembered or was made in an earlier mount
-    /// (its output is bit-exact, so a pass made again gives the same size), else from the pass.
     func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
-        if let size = tree.rememberedTrackSize(entry, of: version) {
-            var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
-            attributes.size = size
-            return reply(.success(attributes))
-        }
-        tree.trackFile(entry, of: version) { [self] result in
-            reply(result.map { cached in
-                var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
-                attributes.size = cached.size
-                return attributes
-            })
-        }
+        tree.trackAttributes(of: self, entry: entry, of: version, reply: reply)
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {

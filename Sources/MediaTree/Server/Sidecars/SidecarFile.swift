@@ -54,18 +54,8 @@ final class SidecarFile: FileNode, ServerEntry, VersionNode {
     }
 
     func attributes(in tree: MediaTree, reply: @escaping Reply<Attributes>) {
-        if let size = rememberedSize(in: tree) {
-            var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
-            attributes.size = size
-            return reply(.success(attributes))
-        }
-        tree.trackFile(entry, of: version, plan: tree.sidecarPlan(of: version), shownAs: shownAs) { [self] result in
-            reply(result.map { cached in
-                var attributes = tree.madeFileAttributes(of: self, stat: version.stat)
-                attributes.size = cached.size
-                return attributes
-            })
-        }
+        tree.trackAttributes(of: self, entry: entry, of: version, plan: tree.sidecarPlan(of: version), shownAs: shownAs,
+                             reply: reply)
     }
 
     func open(in tree: MediaTree, reply: @escaping Reply<any FileContent>) {
