@@ -130,6 +130,28 @@ import TestSupport
         #expect(!names.contains("Film.edl"))
     }
 
+    /// An episode whose audio is damaged for good is kept as such: the season is compared without
+    /// it, and a remount does not read its audio again.
+    @Test func anEpisodeWhoseAudioCannotBeReadIsNotReadAgain() throws {
+        let library = try AnalysisLibrary()
+        library.media.damagedAudio.withLock { $0 = "Show S01E03.mkv" }
+        let first = library.tree()
+        _ = try DirectTreeClient(first).extendedAttribute(MediaTree.analysisAttribute, of: "Show/Show S01E02.mkv")
+        #expect(library.media.fingerprints == 3)
+        #expect(library.media.comparisons == 1)
+        #expect(!String(decoding: try DirectTreeClient(first).read("Show/Show S01E03.mkv/info.json"), as: UTF8.self)
+            .contains("\"intro\""))
+        first.flushCaches()
+        first.close()
+
+        let again = library.tree()
+        _ = try DirectTreeClient(again).extendedAttribute(MediaTree.analysisAttribute, of: "Show/Show S01E03.mkv")
+        #expect(library.media.fingerprints == 3, "the damaged episode's audio was read again")
+        #expect(again.statistics.audioFingerprints.load(ordering: .relaxed) == 0)
+        #expect(String(decoding: try DirectTreeClient(again).read("Show/Show S01E01.mkv/info.json"), as: UTF8.self)
+            .contains("\"intro\""))
+    }
+
     @Test func theBackgroundAnalysesWhatTheMountMeetsAndSaysWhatChanged() throws {
         let library = try AnalysisLibrary()
         var settings = library.settings(layout: .folders)
@@ -240,6 +262,8 @@ private final class StandInAnalysis: ForwardingMediaService {
     /// Whether an analysis on one thread (the background's) pauses fifty times on its way.
     let slowBackground = Atomic<Bool>(false)
     let backgroundEntered = Atomic<Bool>(false)
+    /// The file name of an episode whose audio is damaged for good, if any.
+    let damagedAudio = Mutex<String?>(nil)
     private let counts = Mutex<[String: Int]>([:])
 
     static let cuts = [SceneCut(seconds: 62.5, frame: 250, strength: 0.5), SceneCut(seconds: 250.25, frame: 1001, strength: 0.9),
@@ -265,6 +289,9 @@ private final class StandInAnalysis: ForwardingMediaService {
 
     func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio? {
         counts.withLock { $0["audio", default: 0] += 1 }
+        if let damaged = damagedAudio.withLock({ $0 }), file.path.string.hasSuffix("/" + damaged) {
+            throw MediaError.damaged(reason: "the audio does not decode")
+        }
         let stretch = AudioFingerprint(start: 0, itemSeconds: 0.1238, items: [1, 2, 3])
         return EpisodeAudio(head: stretch, tail: stretch, duration: 700)
     }

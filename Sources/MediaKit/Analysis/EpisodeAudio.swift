@@ -13,6 +13,14 @@ public struct EpisodeAudio: Codable, Hashable, Sendable {
         self.tail = tail
         self.duration = duration
     }
+
+    /// What is kept of an episode whose audio cannot be read for good (damaged): no fingerprint,
+    /// so that it is compared with nothing and not read again at every mount.
+    public static let unreadable = EpisodeAudio(head: AudioFingerprint(start: 0, itemSeconds: 0, items: []),
+                                                tail: AudioFingerprint(start: 0, itemSeconds: 0, items: []), duration: 0)
+
+    /// Whether it holds no fingerprint: `unreadable`, or audio too short or silent to give one.
+    public var isEmpty: Bool { head.items.isEmpty && tail.items.isEmpty }
 }
 
 /// Chromaprint's raw fingerprint of a stretch of audio: one 32-bit item every `itemSeconds`.

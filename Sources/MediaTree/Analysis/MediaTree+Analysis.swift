@@ -102,21 +102,23 @@ extension MediaTree {
     }
 
     /// The fingerprints of an episode's audio: kept, or made now (and kept); nil where it has no
-    /// audio or it cannot be read for good.
+    /// audio or it cannot be read for good (kept as `EpisodeAudio.unreadable`: not read again).
     private func audio(of path: SourcePath, facts: VersionFacts, run: AnalysisRun) throws -> EpisodeAudio? {
-        if let known = facts.audio.withLock({ $0 }) { return known }
+        if let known = facts.audio.withLock({ $0 }) { return known.isEmpty ? nil : known }
         guard facts.info.streams.contains(where: { $0.kind == .audio }) else { return nil }
         TreeStatistics.count(statistics.audioFingerprints)
+        let audio: EpisodeAudio?
         do {
-            guard let audio = try media.episodeAudio(of: mediaFile(path, facts.identity), request: analysisRequest(run, of: facts)) else { return nil }
-            facts.audio.withLock { $0 = audio }
-            probeDatabase?.store(audio: audio, for: facts.identity)
-            records.grow(facts.identity, by: 4 * (audio.head.items.count + audio.tail.items.count))
-            return audio
+            audio = try media.episodeAudio(of: mediaFile(path, facts.identity), request: analysisRequest(run, of: facts))
         } catch let failure as MediaError where !failure.mayPass {
             logger.notice("no intro or credits looked for in \(absolute(path)): \(failure)")
-            return nil
+            audio = .unreadable
         }
+        guard let audio else { return nil }
+        facts.audio.withLock { $0 = audio }
+        probeDatabase?.store(audio: audio, for: facts.identity)
+        records.grow(facts.identity, by: 4 * (audio.head.items.count + audio.tail.items.count))
+        return audio.isEmpty ? nil : audio
     }
 
     /// Compares the episodes of `season` (the version at `path` among them), where it was not
