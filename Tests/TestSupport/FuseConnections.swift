@@ -15,21 +15,10 @@ public enum FuseConnections {
         return KernelMounts.entries(at: root).contains { $0.fileSystemType == "fusectl" }
     }
 
-    /// Aborts connection `number`: every request waiting on it fails at once (ENOTCONN) and the
-    /// daemon's /dev/fuse reads end.
-    /// - Returns: whether the abort file was written.
-    @discardableResult
-    public static func abort(_ number: Int) -> Bool {
-        guard ensureMounted() else { return false }
-        let file = "\(root)/\(number)/abort"
-        let fd = open(file, O_WRONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return write(fd, "1", 1) == 1
-    }
-
-    /// Whether connection `number` still exists.
-    public static func exists(_ number: Int) -> Bool {
-        ensureMounted() && access("\(root)/\(number)", F_OK) == 0
+    /// Opens connection `number`'s abort file for writing (close-on-exec); -1 where it cannot.
+    /// Writing "1" to it later aborts that very connection, or nothing once it has ended.
+    public static func openAbortFile(_ number: Int) -> Int32 {
+        guard ensureMounted() else { return -1 }
+        return open("\(root)/\(number)/abort", O_WRONLY | O_CLOEXEC)
     }
 }

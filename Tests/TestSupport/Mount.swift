@@ -34,6 +34,12 @@ public final class Mount: @unchecked Sendable {
     /// What teardown had to do beyond the gentle steps (empty when the mount had already ended).
     public private(set) var teardownSteps: [String] = []
     private var tornDown = false
+    /// This connection's fusectl `abort` file, opened once the mount was ready: written through
+    /// this descriptor, an abort reaches this connection or, once it has ended, none (the kernel
+    /// unhooks a removed connection's control files). Opened again by its number later, it could
+    /// reach another test's mount that took the number meanwhile: the daemon of a lazily unmounted
+    /// mount whose read was in flight ended with ECONNABORTED one run in several.
+    private var abortFile: Int32 = -1
 
     /// The FUSE connection number (the minor of the mount's device).
     public var connection: Int? { entry?.minor }
@@ -144,9 +150,9 @@ public final class Mount: @unchecked Sendable {
     /// its connection number is free, and a mount made since (another test's, tests run side by
     /// side) may have it.
     private func abortConnection() {
-        guard isMounted, let connection, FuseConnections.exists(connection) else { return }
+        guard isMounted, let connection, abortFile >= 0 else { return }
         teardownSteps.append("abort connection \(connection)")
-        FuseConnections.abort(connection)
+        _ = write(abortFile, "1", 1)
     }
 
     /// Ends the mount and the daemon, whatever state they are in. Safe to call more than once.
@@ -179,6 +185,10 @@ public final class Mount: @unchecked Sendable {
         }
         // And helpers the daemon left in its group (none are expected), waited for.
         daemon.kill9(timeout: 5)
+        if abortFile >= 0 {
+            close(abortFile)
+            abortFile = -1
+        }
     }
 
     private func waitUntilReady(timeout: Double) throws {
@@ -193,6 +203,7 @@ public final class Mount: @unchecked Sendable {
         }
         if ready {
             descriptorsAtMount = DaemonDescriptors(of: daemon.pid)
+            if let connection { abortFile = FuseConnections.openAbortFile(connection) }
             return
         }
         throw HarnessError("\(point) did not answer within \(timeout) s; mountinfo: \(KernelMounts.entries(at: point)); log:\n\(log)")
