@@ -36,9 +36,10 @@ let package = Package(
         // Chromaprint's raw fingerprints of episodes' audio, by which a season's shared intro and
         // credits are found (MediaKit/Segments).
         .systemLibrary(name: "CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
-        // Tesseract, through its C API: picture subtitles (PGS, DVD, DVB, XSUB) read into text
-        // (MediaKit/PictureText).
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // Tesseract's C API, loaded at the first reading rather than linked (ctesseract.c says
+        // why): picture subtitles (PGS, DVD, DVB, XSUB) read into text (MediaKit/PictureText).
+        // Its header comes from libtesseract-dev.
+        .target(name: "CTesseract"),
         // jemalloc, linked by the program only (the library targets work with any malloc), serves
         // every allocation of the process, libav*'s included: a track pass allocates and frees a
         // buffer per packet, on two threads, which glibc's malloc made a third of the demuxing.

@@ -12,7 +12,8 @@
 #    systemd units pointing at /usr/bin/mediafs, the manual pages, the documentation, copyright
 #    and changelog;
 # 4. Depends: what dpkg-shlibdeps finds the binary links, and fuse3 (fusermount3); Recommends
-#    English Tesseract data, Suggests other languages' (picture subtitles read into text);
+#    libtesseract5 (loaded at the first reading, not linked) and English Tesseract data, Suggests
+#    other languages' (picture subtitles read into text);
 # 5. dpkg-deb, then lintian when it is installed: an error fails the build.
 #
 # Environment: MEDIAFS_VERSION (default: scripts/version.sh; `unknown` is refused), SWIFT (default:
@@ -154,7 +155,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $shlibs, fuse3
-Recommends: tesseract-ocr-eng
+Recommends: libtesseract5, tesseract-ocr-eng
 Suggests: tesseract-ocr-deu, tesseract-ocr-fra, tesseract-ocr-spa, tesseract-ocr-ita, tesseract-ocr-por, tesseract-ocr-nld
 Section: utils
 Priority: optional

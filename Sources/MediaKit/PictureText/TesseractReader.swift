@@ -13,23 +13,26 @@ final class TesseractReader {
 
     /// Loads `language`'s data (`TextLanguages.dataName`).
     /// The corresponding C functions are `TessBaseAPICreate` and `TessBaseAPIInit2`.
-    /// - Throws: `MediaError.unsupported` when the data cannot be loaded.
+    /// - Throws: `MediaError.unsupported` when the library or the data cannot be loaded.
     init(language: String) throws {
-        guard let api = TessBaseAPICreate() else {
+        guard ctess_load() != 0 else {
+            throw MediaError.unsupported(reason: "libtesseract cannot be loaded: \(TextLanguages.libraryMissing ?? "")")
+        }
+        guard let api = ctess_create() else {
             throw MediaError.library(function: "TessBaseAPICreate", code: -1, message: "out of memory")
         }
         // Its complaints (an unset resolution, empty pages) would go to stderr, the daemon's log.
-        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        guard TessBaseAPIInit2(api, TextLanguages.dataFolder, language, OEM_LSTM_ONLY) == 0 else {
-            TessBaseAPIDelete(api)
+        _ = ctess_set_variable(api, "debug_file", "/dev/null")
+        guard ctess_init_lstm(api, TextLanguages.dataFolder, language) == 0 else {
+            ctess_delete(api)
             throw MediaError.unsupported(reason: "Tesseract cannot load its \(language) data from \(TextLanguages.dataFolder)")
         }
         self.api = api
         self.language = language
-        TessBaseAPISetPageSegMode(api, PSM_SINGLE_LINE)
+        ctess_set_page_seg_mode(api, PSM_SINGLE_LINE)
         // A line it reads with little confidence it would read again inverted, in case it is light
         // on dark: the lines it is given are always dark on light.
-        _ = TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
+        _ = ctess_set_variable(api, "tessedit_do_invert", "0")
     }
 
     /// The text of one line, spaces as Tesseract puts them, without its line end; empty where it
@@ -39,20 +42,20 @@ final class TesseractReader {
         PreparedDump.shared?.write(line, language: language, pageSegmentation: Int(PSM_SINGLE_LINE.rawValue),
                                    resolution: Int(Self.resolution))
         line.pixels.withUnsafeBufferPointer { pixels in
-            TessBaseAPISetImage(api, pixels.baseAddress, Int32(line.width), Int32(line.height), 1, Int32(line.width))
+            ctess_set_image(api, pixels.baseAddress, Int32(line.width), Int32(line.height), 1, Int32(line.width))
         }
-        TessBaseAPISetSourceResolution(api, Self.resolution)
+        ctess_set_source_resolution(api, Self.resolution)
         // On this thread (the setting is the calling thread's): the line is read on it alone.
-        omp_set_max_active_levels(0)
-        guard let text = TessBaseAPIGetUTF8Text(api) else { return "" }
-        defer { TessDeleteText(text) }
-        TessBaseAPIClear(api)
+        ctess_single_thread()
+        guard let text = ctess_get_utf8_text(api) else { return "" }
+        defer { ctess_delete_text(text) }
+        ctess_clear(api)
         return String(cString: text).trimmingSpaces.description
     }
 
     deinit {
-        TessBaseAPIEnd(api)
-        TessBaseAPIDelete(api)
+        ctess_end(api)
+        ctess_delete(api)
     }
 }
 

@@ -1,10 +1,12 @@
+import CTesseract
 import Glibc
 
 /// Which languages Tesseract can read here: a picture subtitle track is read into text only in a
 /// language whose data (`tesseract-ocr-LANG`, `LANG.traineddata`) is installed.
 public enum TextLanguages {
     /// Tesseract's name for the data of a stream's stored language code (`deu` for `ger`, `de` or
-    /// `deu`), nil where the language is undetermined or its data is not installed.
+    /// `deu`), nil where the language is undetermined, its data is not installed or libtesseract
+    /// itself is not (`libraryMissing`).
     public static func dataName(forStored code: String) -> String? {
         guard let language = LanguageCode(code), !language.isUndetermined else { return nil }
         let name = LanguageTable.byCode[language.language]?.terminology ?? language.language
@@ -20,10 +22,17 @@ public enum TextLanguages {
         return "/usr/share/tesseract-ocr/5/tessdata"
     }
 
+    /// Why libtesseract (libtesseract5) cannot be loaded, or nil where it can. Loading it is
+    /// asked of the first listing of a picture subtitle track, not of every mount.
+    public static var libraryMissing: String? {
+        guard ctess_load() == 0 else { return nil }
+        return ctess_load_error().map { String(cString: $0) } ?? "unknown"
+    }
+
     /// The languages whose data is installed, read once per process (a package installed while a
-    /// mount runs is seen at the next).
+    /// mount runs is seen at the next); none where libtesseract cannot be loaded.
     static let installed: Set<String> = {
-        guard let folder = opendir(dataFolder) else { return [] }
+        guard libraryMissing == nil, let folder = opendir(dataFolder) else { return [] }
         defer { closedir(folder) }
         var names: Set<String> = []
         while let entry = readdir(folder) {

@@ -87,9 +87,10 @@ final class PictureTextSink: TrackSink {
             skipped += 1
             return
         }
-        if var (event, lines) = shown {
-            event.end = min(event.end, start)
-            try queue(event, lines)
+        if let (event, lines) = shown {
+            var ended = event
+            ended.end = min(event.end, start)
+            try queue(ended, lines)
             shown = nil
         }
         guard let picture = SubtitlePicture(subtitle) else { return }
