@@ -5,8 +5,9 @@ import Glibc
 /// language whose data (`tesseract-ocr-LANG`, `LANG.traineddata`) is installed.
 public enum TextLanguages {
     /// Tesseract's name for the data of a stream's stored language code (`deu` for `ger`, `de` or
-    /// `deu`), nil where the language is undetermined, its data is not installed or libtesseract
-    /// itself is not (`libraryMissing`).
+    /// `deu`), nil where the language is undetermined or its data is not installed. Whether
+    /// libtesseract itself loads is known at the first reading (`libraryMissing`): a listing does
+    /// not load it.
     public static func dataName(forStored code: String) -> String? {
         guard let language = LanguageCode(code), !language.isUndetermined else { return nil }
         let name = LanguageTable.byCode[language.language]?.terminology ?? language.language
@@ -22,17 +23,17 @@ public enum TextLanguages {
         return "/usr/share/tesseract-ocr/5/tessdata"
     }
 
-    /// Why libtesseract (libtesseract5) cannot be loaded, or nil where it can. Loading it is
-    /// asked of the first listing of a picture subtitle track, not of every mount.
+    /// Why libtesseract (libtesseract5) cannot be loaded, or nil where it can; asks for it to be
+    /// loaded (once per process).
     public static var libraryMissing: String? {
         guard ctess_load() == 0 else { return nil }
         return ctess_load_error().map { String(cString: $0) } ?? "unknown"
     }
 
     /// The languages whose data is installed, read once per process (a package installed while a
-    /// mount runs is seen at the next); none where libtesseract cannot be loaded.
+    /// mount runs is seen at the next).
     static let installed: Set<String> = {
-        guard libraryMissing == nil, let folder = opendir(dataFolder) else { return [] }
+        guard let folder = opendir(dataFolder) else { return [] }
         defer { closedir(folder) }
         var names: Set<String> = []
         while let entry = readdir(folder) {

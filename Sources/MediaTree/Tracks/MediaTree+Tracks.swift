@@ -20,9 +20,7 @@ extension MediaTree {
         facts.tracks.value {
             let plan = TrackPlan(info: facts.info)
             for stream in TrackPlan.unreadable(facts.info) {
-                let why = TextLanguages.libraryMissing.map { "libtesseract cannot be loaded (libtesseract5): \($0)" }
-                    ?? "no Tesseract data for its language \(stream.language ?? "und") (tesseract-ocr-LANG)"
-                logger.notice("stream \(stream.index) of \(path) is not read into text: \(why)")
+                logger.notice("stream \(stream.index) of \(path) is not read into text: no Tesseract data for its language \(stream.language ?? "und") (tesseract-ocr-LANG)")
             }
             return plan
         }
