@@ -60,16 +60,11 @@ final class PictureTextSink: TrackSink {
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         packetsSeen += 1
         try deadline.check()
-        let saved = (packet.pointee.pts, packet.pointee.dts)
-        defer { (packet.pointee.pts, packet.pointee.dts) = saved }
-        let none = cav_nopts_value()
-        if packet.pointee.pts != none { packet.pointee.pts -= source.offset }
-        if packet.pointee.dts != none { packet.pointee.dts -= source.offset }
         let duration = packet.pointee.duration > 0
             ? av_rescale_q(packet.pointee.duration, source.timeBase, cav_time_base_q()) : nil
         let decoded: Subtitle?
         do {
-            decoded = try decoder.decode(packet)
+            decoded = try decoder.decode(packet, shiftedBy: source.offset)
         } catch {
             skipped += 1
             return

@@ -33,14 +33,9 @@ final class TextSubtitleSink: TrackSink {
     /// other sinks read them), and writes the subtitle it gives to every file.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         packetsSeen += 1
-        let saved = (packet.pointee.pts, packet.pointee.dts)
-        defer { (packet.pointee.pts, packet.pointee.dts) = saved }
-        let none = cav_nopts_value()
-        if packet.pointee.pts != none { packet.pointee.pts -= source.offset }
-        if packet.pointee.dts != none { packet.pointee.dts -= source.offset }
         let subtitle: Subtitle?
         do {
-            subtitle = try decoder.decode(packet)
+            subtitle = try decoder.decode(packet, shiftedBy: source.offset)
         } catch {
             skipped += 1
             return

@@ -57,9 +57,8 @@ final class TrackExtractor {
     // MARK: - Setting up
 
     /// Makes the sinks for the jobs of one stream: one decoding sink for its SubRip and WebVTT
-    /// jobs, one sink for its VobSub pair, one
-    /// reading sink for the text read from its pictures, one remuxing sink for each other job. A job whose sink
-    /// cannot be made fails.
+    /// jobs, one sink for its VobSub pair, one reading sink for the text read from its pictures,
+    /// one remuxing sink for each other job. A job whose sink cannot be made fails.
     private func makeSinks(for jobs: [TrackJob], streamIndex: Int) {
         guard let source = SourceStream(input: input, index: streamIndex) else {
             return fail(jobs, .trackUnavailable(stream: streamIndex, reason: "the file has \(input.streams.count) streams"))
