@@ -13,14 +13,8 @@ struct ReadEvent: Equatable {
         return "\(number)\n\(Self.time(start)) --> \(Self.time(end))\n\(text)\n\n"
     }
 
-    /// `HH:MM:SS,mmm` of `microseconds`.
+    /// `HH:MM:SS,mmm` of `microseconds`, rounded to the nearest millisecond.
     static func time(_ microseconds: Int64) -> String {
-        let milliseconds = max(0, (microseconds + 500) / 1000)
-        func digits(_ value: Int64, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
-        }
-        return "\(digits(milliseconds / 3_600_000, 2)):\(digits(milliseconds / 60_000 % 60, 2)):"
-            + "\(digits(milliseconds / 1000 % 60, 2)),\(digits(milliseconds % 1000, 3))"
+        ClockText.subRip(milliseconds: Int(max(0, (microseconds + 500) / 1000)))
     }
 }

@@ -72,8 +72,7 @@ final class PreparedDump: Sendable {
     func write(_ image: GrayImage, language: String, pageSegmentation: Int, resolution: Int) {
         count.withLock { number in
             number += 1
-            var name = String(number)
-            name = String(repeating: "0", count: max(0, 6 - name.count)) + name + ".pgm"
+            let name = ClockText.padded(number, 6) + ".pgm"
             let header = Array("P5\n\(image.width) \(image.height)\n255\n".utf8)
             write(header + image.pixels, to: "\(folder)/\(name)", append: false)
             write(Array("\(name)\t\(language)\t\(pageSegmentation)\t\(resolution)\n".utf8), to: "\(folder)/calls.tsv", append: true)

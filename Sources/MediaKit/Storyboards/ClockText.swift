@@ -1,11 +1,17 @@
-/// Times written as a clock, from whole milliseconds or seconds: what WebVTT cues, OGM chapter
-/// files and picture labels show.
+/// Times written as a clock, from whole milliseconds or seconds: what WebVTT and SubRip cues, OGM
+/// chapter files and picture labels show.
 public enum ClockText {
     /// `HH:MM:SS.mmm` (WebVTT's cue timing and OGM chapters': hours always written, at least two
     /// digits).
     public static func cue(milliseconds: Int) -> String {
         let ms = max(0, milliseconds)
         return "\(clock(seconds: ms / 1000)).\(padded(ms % 1000, 3))"
+    }
+
+    /// `HH:MM:SS,mmm` (SubRip's cue timing).
+    static func subRip(milliseconds: Int) -> String {
+        let ms = max(0, milliseconds)
+        return "\(clock(seconds: ms / 1000)),\(padded(ms % 1000, 3))"
     }
 
     /// `HH:MM:SS`, the whole seconds of `seconds` (truncated; negative and non-finite as 0).
