@@ -116,6 +116,16 @@ ENCODINGS = {
 }
 
 
+def encode(lossless, out, name):
+    """OUT/NAME-ENCODING.mkv for each of ENCODINGS, from the LOSSLESS film, which is then removed."""
+    for encoding, options in ENCODINGS.items():
+        target = os.path.join(out, f"{name}-{encoding}.mkv")
+        run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", lossless] + options + ["-pix_fmt", "yuv420p",
+             "-an", target + ".part.mkv"])
+        os.replace(target + ".part.mkv", target)
+    os.remove(lossless)
+
+
 def make_film(out, name, shots, width, height, clips):
     """NAME-default.mkv and NAME-fixed.mkv in OUT (kept when made by this recipe); its entry."""
     frames, cuts = plan(shots)
@@ -131,12 +141,7 @@ def make_film(out, name, shots, width, height, clips):
         inputs, filters = graph(resolved, width, height)
         run(["ffmpeg", "-nostdin", "-v", "error", "-y"] + inputs + ["-filter_complex", filters, "-map", "[out]",
              "-frames:v", str(frames), "-c:v", "ffv1", lossless])
-        for encoding, options in ENCODINGS.items():
-            target = os.path.join(out, f"{name}-{encoding}.mkv")
-            run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", lossless] + options + ["-pix_fmt", "yuv420p",
-                 "-an", target + ".part.mkv"])
-            os.replace(target + ".part.mkv", target)
-        os.remove(lossless)
+        encode(lossless, out, name)
         with open(stamp, "w", encoding="utf-8") as f:
             f.write(recipe)
     return {"name": name, "files": files, "frames": frames, "cuts": cuts, "rate": RATE}

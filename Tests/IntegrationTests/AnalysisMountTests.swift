@@ -69,6 +69,38 @@ import TestSupport
         }
     }
 
+    static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    /// A film of 14 s of a test pattern, then 18 s of names rising on black: `info.json` shows
+    /// the credits its pictures show, found by `user.mediafs.analysis`.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: font), "no DejaVu Sans (fonts-dejavu-core) to write credits with"))
+    func aFilmEndingInCreditsOnBlackShowsThemAsASegment() throws {
+        let folder = try TempFolder("analysis-credits")
+        defer { folder.remove() }
+        let source = try folder.makeFolder("source")
+        let names = folder.path("names.txt")
+        try Array(repeating: "Directed by\nANNA LINDQVIST\n\nMusic\nThe Quiet Hours Ensemble\n\nCAST\nElena ..... Maria Santos\n", count: 4)
+            .joined().write(toFile: names, atomically: true, encoding: .utf8)
+        let roll = "color=black:size=320x180:rate=25,drawtext=fontfile=\(Self.font):textfile=\(names):fontcolor=white:fontsize=10:"
+            + "x=(w-tw)/2:y=h-20*t,trim=end_frame=450,format=yuv420p"
+        let made = try Command.run(["ffmpeg", "-nostdin", "-v", "error", "-y",
+                                    "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25,trim=end_frame=350,format=yuv420p",
+                                    "-f", "lavfi", "-i", roll, "-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0[v]", "-map", "[v]",
+                                    "-c:v", "libx264", "-preset", "veryfast", source + "/Credits.mkv"], timeout: 120)
+        guard made.succeeded else { throw HarnessError("making the film failed: \(made)") }
+        try Mount.with(source: source, point: try folder.makeFolder("mnt"), log: folder.path("log")) { mount in
+            let client = MountedTreeClient(point: mount.point)
+            _ = try client.attributeText("user.mediafs.analysis", of: "Credits.mkv")
+            let segments = try #require(try client.json("Credits.mkv/info.json")["segments"] as? [[String: Any]])
+            #expect(segments.count == 1, "\(segments)")
+            #expect(segments.first?["kind"] as? String == "credits")
+            #expect(segments.first?["found_by"] as? String == "text-on-black")
+            let start = try #require(segments.first?["start"] as? Double), end = try #require(segments.first?["end"] as? Double)
+            #expect(abs(start - 14) <= 0.5 && abs(end - 32) <= 0.5, "credits found from \(start) to \(end) s")
+            #expect(try client.names("Credits.mkv/chapters").contains { $0.hasSuffix(" Credits.png") })
+        }
+    }
+
     @Test func theBackgroundAnalysesWhatTheMountMeetsAndARemountAnalysesNothing() throws {
         let folder = try TempFolder("analysis-background")
         defer { folder.remove() }

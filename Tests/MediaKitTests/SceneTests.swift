@@ -33,6 +33,7 @@ import TestSupport
         print("scenes \(file): \(String(format: "%.3f", seconds)) s, decoded \(cost.decoded) of \(cost.frames) frames "
               + "(\(cost.groupsDecoded) of \(cost.groups) groups); found \(found), expected \(film.cuts)")
         #expect(list.frames == film.frames, "\(file)")
+        #expect(list.endCredits == [], "\(file): no film of shots ends in credits")
         var score = Score(found: found.count, expected: film.cuts.count)
         for cut in film.cuts {
             if found.contains(where: { abs($0 - cut) <= 1 }) { score.hits += 1 } else { Issue.record("\(file): the cut at frame \(cut) not found") }

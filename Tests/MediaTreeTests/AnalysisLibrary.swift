@@ -70,6 +70,9 @@ final class StandInAnalysis: ForwardingMediaService {
     let backgroundEntered = Atomic<Bool>(false)
     /// The file name of an episode whose audio is damaged for good, if any.
     let damagedAudio = Mutex<String?>(nil)
+    /// The credits on black each scene analysis finds (nil: as an analysis made before they were
+    /// looked for).
+    let endCredits = Mutex<[MediaSegment]?>([])
     private let counts = Mutex<[String: Int]>([:])
 
     static let cuts = [SceneCut(seconds: 62.5, frame: 250, strength: 0.5), SceneCut(seconds: 250.25, frame: 1001, strength: 0.9),
@@ -90,7 +93,7 @@ final class StandInAnalysis: ForwardingMediaService {
         }
         if failing.load(ordering: .relaxed) { throw MediaError.unreadable(ReadFault(offset: 0, kind: .failed(errno: EIO))) }
         counts.withLock { $0["scenes", default: 0] += 1 }
-        return SceneList(cuts: Self.cuts, frames: 2640, duration: 660)
+        return SceneList(cuts: Self.cuts, frames: 2640, duration: 660, endCredits: endCredits.withLock { $0 })
     }
 
     func episodeAudio(of file: MediaFile, request: AnalysisRequest) throws -> EpisodeAudio? {

@@ -8,6 +8,8 @@ public struct MediaSegment: Codable, Hashable, Sendable {
     public enum Method: String, Codable, Hashable, Sendable {
         /// Its audio is heard in other episodes of the same season at the same place.
         case sharedAudio = "shared-audio"
+        /// Its pictures are text on a flat black ground, to the film's end (`SceneList.endCredits`).
+        case textOnBlack = "text-on-black"
     }
 
     public var kind: Kind
@@ -15,7 +17,7 @@ public struct MediaSegment: Codable, Hashable, Sendable {
     public var start: Double
     public var end: Double
     public var foundBy: Method
-    /// How many other episodes share it.
+    /// How many other episodes share it (0 for what a film's own pictures show).
     public var sharedWith: Int
 
     public init(kind: Kind, start: Double, end: Double, foundBy: Method, sharedWith: Int) {

@@ -1,16 +1,21 @@
 /// The hard cuts of a film's video: where one shot ends and the next begins, each to the frame.
-/// Fades and dissolves are not hard cuts; a jump cut inside one camera's shot is.
+/// Fades and dissolves are not hard cuts; a jump cut inside one camera's shot is. And the credits
+/// at its end, where they are text on black.
 public struct SceneList: Codable, Hashable, Sendable {
     /// The cuts in time order; the film's first scene starts at its first frame and is not one.
     public var cuts: [SceneCut]
     /// The video's frames, and its length in seconds on the same clock as `SceneCut.seconds`.
     public var frames: Int
     public var duration: Double
+    /// The credits at the end where they are text on black (`MediaSegment.Method.textOnBlack`):
+    /// one segment or none; nil in a list made before they were looked for.
+    public var endCredits: [MediaSegment]?
 
-    public init(cuts: [SceneCut], frames: Int, duration: Double) {
+    public init(cuts: [SceneCut], frames: Int, duration: Double, endCredits: [MediaSegment]? = []) {
         self.cuts = cuts
         self.frames = frames
         self.duration = duration
+        self.endCredits = endCredits
     }
 }
 

@@ -4,31 +4,42 @@ import CAV
 /// a cut may be among.
 extension DecodeSession {
     /// The signature of every frame numbered in `frames` (a keyframe's number up to the frame
+    /// before the next keyframe, of `survey`), decoded from that keyframe: `groupPictures` with
+    /// `PictureSignature`s.
+    func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey,
+                         pictures: PictureMaker, share: DecoderShare? = nil) throws -> [Int: PictureSignature] {
+        try groupPictures(frames, exactFrom: exactFrom, survey: survey, pictures: pictures, share: share, filtered: false) {
+            try pictures.signature(of: $0)
+        }
+    }
+
+    /// What `look` makes of every frame numbered in `frames` (a keyframe's number up to the frame
     /// before the next keyframe, of `survey`), decoded from that keyframe. Frames before
     /// `exactFrom` are decoded only where later frames refer to them (`AVDISCARD_NONREF`), so
-    /// their signatures may be missing; the loop filter is skipped for H.264 (a signature of
-    /// cell means does not see it).
+    /// they may be missing. `filtered` false skips the loop filter for H.264 (a signature of cell
+    /// means does not see it; a tone, read sample by sample, may).
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a frame from
     ///   `exactFrom` on does not decode whole or at all, `.timedOut`.
     /// - Throws: `DecoderShare.SteppedAside` where `share` asks to step aside part way (another
     ///   request waits for a decoder): the group is decoded again from its start after.
-    func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey,
-                         pictures: PictureMaker, share: DecoderShare? = nil) throws -> [Int: PictureSignature] {
+    func groupPictures<Look>(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey, pictures: PictureMaker,
+                             share: DecoderShare? = nil, filtered: Bool = true,
+                             look: (Frame) throws -> Look) throws -> [Int: Look] {
         let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
         let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
         try seek(to: first)
         let isH264 = decoder.context.pointee.codec_id == AV_CODEC_ID_H264
-        decoder.context.pointee.skip_loop_filter = isH264 ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+        decoder.context.pointee.skip_loop_filter = isH264 && !filtered ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         defer {
             decoder.context.pointee.skip_loop_filter = AVDISCARD_DEFAULT
             decoder.context.pointee.skip_frame = AVDISCARD_DEFAULT
             needsSeek = true
         }
-        var found: [Int: PictureSignature] = [:]
+        var found: [Int: Look] = [:]
         var started = false
         func keep(_ frame: Frame) throws {
             guard frame.pts >= first, frame.pts <= last, let number = survey.frame(at: frame.pts) else { return }
-            found[number] = try pictures.signature(of: frame)
+            found[number] = try look(frame)
         }
         let none = cav_nopts_value()
         let packet = try Packet()

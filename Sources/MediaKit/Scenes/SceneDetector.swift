@@ -20,6 +20,7 @@ import SystemPackage
 ///    the hardware encoders do; a periodic one proves nothing); else every frame from the
 ///    reference frame before the step. `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
+/// 5. `EndCredits` looks among the keyframes' tones for credits on black at the end.
 struct SceneDetector {
     let file: MediaFile
     let request: AnalysisRequest
@@ -88,7 +89,6 @@ struct SceneDetector {
             cost.groupsDecoded += 1
             request.progress(0.3 + 0.7 * Double(j + 1) / Double(keys.count))
         }
-        cost.decoded = pictures.decoded
         var steps: [Int: Double] = [:]
         for (frame, signature) in signatures where frame > 0 {
             if let before = signatures[frame - 1] { steps[frame] = signature.shiftedDistance(to: before) }
@@ -98,8 +98,21 @@ struct SceneDetector {
             SceneCut(seconds: session.thumbnailSeconds(forPts: survey.times[cut.frame]), frame: cut.frame,
                      strength: cut.strength)
         }
-        let end = survey.times.last! + session.frameDuration
-        return (SceneList(cuts: cuts, frames: survey.times.count, duration: session.seconds(forPts: end)), cost)
+        let duration = session.seconds(forPts: survey.times.last! + session.frameDuration)
+        let seconds = { (frame: Int) in session.thumbnailSeconds(forPts: survey.times[frame]) }
+        let credits = try EndCredits().find(in: survey, duration: duration, seconds: seconds) { group in
+            try decoding(session) { share in
+                try session.groupPictures(group, exactFrom: group.lowerBound, survey: survey, pictures: pictures,
+                                          share: share) { PictureTone(of: $0) }
+            }
+        }
+        let endCredits = credits.map { found in
+            MediaSegment(kind: .credits, start: seconds(found.start), end: found.end.map(seconds) ?? duration,
+                         foundBy: .textOnBlack, sharedWith: 0)
+        }
+        cost.decoded = pictures.decoded
+        let list = SceneList(cuts: cuts, frames: survey.times.count, duration: duration, endCredits: endCredits.map { [$0] } ?? [])
+        return (list, cost)
     }
 
     /// Runs `body` with the session's decoder awake and its share of the budget taken
@@ -146,7 +159,7 @@ struct SceneDetector {
 
     /// A session on the file's first video stream that moves, its decoder with `request.threads`
     /// threads, bounded by `request.timeout` for the whole analysis.
-    private func openSession() throws -> DecodeSession {
+    func openSession() throws -> DecodeSession {
         let input = try InputFile.open(file.path, timeout: request.timeout, takingFrom: probed)
         guard let stream = input.streams.first(where: {
             $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && $0.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0

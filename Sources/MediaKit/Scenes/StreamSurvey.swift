@@ -1,8 +1,9 @@
 import CAV
 
 /// The first pass over a video stream: every packet demuxed once, in file order, and only the
-/// keyframes decoded (each boiled down to a `PictureSignature`). What the packets say (their
-/// times, sizes and keyframe flags) numbers every frame and hints where a cut may hide.
+/// keyframes decoded (each boiled down to a `PictureSignature` and a `PictureTone`). What the
+/// packets say (their times, sizes and keyframe flags) numbers every frame and hints where a cut
+/// may hide.
 struct StreamSurvey {
     /// Presentation times of every frame, ascending: a frame's number is its index here.
     let times: [Int64]
@@ -11,6 +12,8 @@ struct StreamSurvey {
     /// The frame numbers of the keyframes, ascending, and their pictures.
     let keyframes: [Int]
     let signatures: [Int: PictureSignature]
+    /// The keyframes' tones (`EndCredits` looks for credits on black among them).
+    let tones: [Int: PictureTone]
 
     /// Reads the session's stream from its first packet to its end, decoding keyframes alone
     /// (`AVDISCARD_NONKEY`, and only their packets sent).
@@ -29,7 +32,10 @@ struct StreamSurvey {
         let none = cav_nopts_value()
         let packet = try Packet()
         var packets: [(time: Int64, size: Int, isKey: Bool)] = []
-        var keyframePictures: [Int64: PictureSignature] = [:]
+        var keyframePictures: [Int64: (signature: PictureSignature, tone: PictureTone)] = [:]
+        func keep(_ frame: Frame) throws {
+            keyframePictures[frame.pts] = (try pictures.signature(of: frame), PictureTone(of: frame))
+        }
         var sentKeys: Set<Int64> = []
         var readCount = 0
         while true {
@@ -54,33 +60,35 @@ struct StreamSurvey {
             if readCount % 256 == 0 { progress(Double(max(0, p.pos)) / Double(max(1, input.source.size))) }
             guard isKey else { continue }
             if let share, share.othersWait {
-                try pictures.drain(decoder) { frame in keyframePictures[frame.pts] = try pictures.signature(of: frame) }
+                try pictures.drain(decoder, each: keep)
                 try share.stepAside()
                 decoder = session.decoder
                 decoder.keyframesOnly = true
             }
             sentKeys.insert(time)
-            try pictures.send(packet, to: decoder) { frame in keyframePictures[frame.pts] = try pictures.signature(of: frame) }
+            try pictures.send(packet, to: decoder, each: keep)
         }
-        try pictures.drain(decoder) { frame in keyframePictures[frame.pts] = try pictures.signature(of: frame) }
+        try pictures.drain(decoder, each: keep)
         try input.checkReads()
         if let fault = input.source.fault { throw MediaError.damaged(reason: "\(fault)") }
         packets.sort { $0.time < $1.time }
         times = packets.map(\.time)
         sizes = packets.map(\.size)
         guard !times.isEmpty else { throw MediaError.noFrame(time: 0, reason: "the video stream has no frame") }
-        var keys: [Int] = [], signatures: [Int: PictureSignature] = [:]
+        var keys: [Int] = [], signatures: [Int: PictureSignature] = [:], tones: [Int: PictureTone] = [:]
         for (number, packet) in packets.enumerated() where packet.isKey {
-            guard let signature = keyframePictures[packet.time] else {
+            guard let (signature, tone) = keyframePictures[packet.time] else {
                 throw MediaError.damaged(reason: "the keyframe at \(session.seconds(forPts: packet.time)) s gives no picture")
             }
             keys.append(number)
             signatures[number] = signature
+            tones[number] = tone
         }
         // The first frame starts the first scene: a stream that does not start on a keyframe
         // (an MPEG stream cut anywhere) has its first pictures compared from the first keyframe on.
         keyframes = keys
         self.signatures = signatures
+        self.tones = tones
     }
 
     /// The number of the frame presented at `time`, if one is.

@@ -44,7 +44,7 @@ struct AnalysisSummary: Encodable {
 
     init(_ analysis: VersionAnalysis) {
         scenes = analysis.scenes.map { $0.cuts.count + 1 }
-        segments = analysis.segments
+        segments = analysis.shownSegments
         textRead = analysis.textRead?.count
     }
 

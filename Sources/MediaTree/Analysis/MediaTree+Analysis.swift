@@ -26,7 +26,7 @@ extension MediaTree {
             facts.analysing.unlock()
             if run == .foreground { facts.analysisWaiters.subtract(1, ordering: .relaxed) }
         }
-        if facts.analysis?.analysedScenes != true {
+        if facts.analysis?.analysedScenesWithCredits != true {
             let scenes = try scenes(of: path, facts: facts, run: run)
             land(of: facts, at: path) { analysis in
                 analysis.scenes = scenes

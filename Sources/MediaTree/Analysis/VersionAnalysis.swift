@@ -26,6 +26,19 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
     /// made none. What `info.json` shows; the listings go by the pass itself.
     var textRead: [String]?
 
+    /// What it shows a player may skip: the season's intro and credits, and the credits its own
+    /// pictures show (text on black, `SceneList.endCredits`) where the season gives none.
+    var shownSegments: [MediaSegment] {
+        let own = segments.contains { $0.kind == .credits } ? [] : scenes?.endCredits ?? []
+        return (segments + own).sorted { $0.start < $1.start }
+    }
+
+    /// Whether its scenes were looked for by an analysis that looked for credits on black too;
+    /// a version analysed before that is analysed again, once.
+    var analysedScenesWithCredits: Bool {
+        analysedScenes && (scenes == nil || scenes?.endCredits != nil)
+    }
+
     /// A hash of what the analysis shows (whether scenes were looked for and found, whether the
     /// season was compared, which text was read, and what it found): zero before anything was
     /// analysed.
@@ -35,6 +48,11 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
             hasher.add(analysedScenes)
             hasher.add(scenes != nil)
             for cut in scenes?.cuts ?? [] { hasher.add(cut.frame) }
+            // Only where found, so that the stamps of versions analysed before stay what they were.
+            for credits in scenes?.endCredits ?? [] {
+                hasher.add(credits.start)
+                hasher.add(credits.end)
+            }
             hasher.add(season != nil)
             for segment in segments {
                 hasher.add(segment.kind.rawValue)
@@ -51,6 +69,7 @@ struct VersionAnalysis: Codable, Sendable, Hashable {
 
     /// What the probe database keeps of it, and what that costs in a record.
     var estimatedBytes: Int {
-        64 + 40 * (scenes?.cuts.count ?? 0) + 64 * segments.count + (textRead ?? []).reduce(0) { $0 + 16 + $1.utf8.count }
+        let segmentCount = segments.count + (scenes?.endCredits?.count ?? 0)
+        return 64 + 40 * (scenes?.cuts.count ?? 0) + 64 * segmentCount + (textRead ?? []).reduce(0) { $0 + 16 + $1.utf8.count }
     }
 }

@@ -2,9 +2,9 @@ import MediaKit
 
 /// Chapters for a film that has none of its own, made from what its analysis found: about every
 /// `spacing` seconds, each at the strongest hard cut within `reach` of that point (none where no
-/// cut is that near; none at all for a film shorter than two spacings), and for an episode its
-/// intro and credits, titled "Intro" and "Credits" as mpv's chapter-skip scripts and Jellyfin's
-/// chapter segments look for. The other chapters are titled "Chapter N" in the languages of
+/// cut is that near; none at all for a film shorter than two spacings), and its segments (an
+/// episode's intro and credits, a film's credits on black), titled "Intro" and "Credits" as mpv's
+/// chapter-skip scripts and Jellyfin's chapter segments look for. The other chapters are titled "Chapter N" in the languages of
 /// `titles`, so each reader sees them in theirs.
 enum FoundChapters {
     static let spacing = 300.0
@@ -26,7 +26,8 @@ enum FoundChapters {
     /// gives none.
     static func list(_ analysis: VersionAnalysis, duration: Double) -> ChapterList? {
         var starts: [(start: Double, kind: MediaSegment.Kind?)] = []
-        for segment in analysis.segments.sorted(by: { $0.start < $1.start }) {
+        let segments = analysis.shownSegments
+        for segment in segments {
             starts.append((segment.start, segment.kind))
             if segment.end < duration - 1 { starts.append((segment.end, nil)) }
         }
@@ -35,7 +36,7 @@ enum FoundChapters {
             while point < duration - reach {
                 let near = cuts.filter { abs($0.seconds - point) <= reach }
                 if let strongest = near.max(by: { $0.strength < $1.strength }),
-                   !analysis.segments.contains(where: { strongest.seconds > $0.start - segmentMargin && strongest.seconds < $0.end + segmentMargin }) {
+                   !segments.contains(where: { strongest.seconds > $0.start - segmentMargin && strongest.seconds < $0.end + segmentMargin }) {
                     starts.append((strongest.seconds, nil))
                 }
                 point += spacing

@@ -41,7 +41,7 @@ enum InfoDocument {
                                  fileBytes: [UInt8]? = nil) -> [UInt8] {
         encode(Document(file: file, fileBytes: fileBytes, container: info.container, streams: info.streams,
                         chapters: info.chapters, tags: info.tags, scenes: Scene.list(analysis?.scenes),
-                        segments: analysis.flatMap { $0.season != nil || !$0.segments.isEmpty ? $0.segments.map(Segment.init) : nil },
+                        segments: analysis.flatMap { $0.season != nil || !$0.shownSegments.isEmpty ? $0.shownSegments.map(Segment.init) : nil },
                         textReadFromPictures: textRead))
             + [UInt8(ascii: "\n")]
     }
@@ -64,7 +64,8 @@ enum InfoDocument {
         var tags: [String: String]
         /// Once the analysis looked for them: every scene's first frame, the film's first included.
         var scenes: [Scene]?
-        /// Once an episode's season was compared: the intro and credits it shares.
+        /// Once an episode's season was compared: the intro and credits it shares; for any film,
+        /// once found, the credits on black at its end.
         var segments: [Segment]?
         /// Once its picture subtitles were read: the text files made.
         var textReadFromPictures: [TextRead]?

@@ -1,9 +1,10 @@
 import MediaKit
 
-/// `Film.edl` beside an episode whose intro or credits its analysis found: Kodi's edit decision
-/// list, one line per segment, `START END 3` in seconds (action 3, a commercial break: Kodi skips
-/// it once, automatically, and the viewer can go back), which Jellyfin's EDL-importing plugins read
-/// too. Rendered from the version's analysis, a few bytes, never cached.
+/// `Film.edl` beside a film whose analysis found what a player may skip (an episode's intro and
+/// credits, a film's credits on black): Kodi's edit decision list, one line per segment,
+/// `START END 3` in seconds (action 3, a commercial break: Kodi skips it once, automatically, and
+/// the viewer can go back), which Jellyfin's EDL-importing plugins read too. Rendered from the
+/// version's analysis, a few bytes, never cached.
 final class EDLFile: MadeFile, ServerEntry, VersionNode {
     let spot: VersionSpot
     let segments: [MediaSegment]
@@ -21,8 +22,8 @@ final class EDLFile: MadeFile, ServerEntry, VersionNode {
     }
 
     static func listed(beside film: ServerFilm, tree: MediaTree) -> [any ServerEntry] {
-        guard let segments = film.version.analysis?.segments, !segments.isEmpty else { return [] }
-        return [EDLFile(film: film, segments: segments.sorted { $0.start < $1.start })]
+        guard let segments = film.version.analysis?.shownSegments, !segments.isEmpty else { return [] }
+        return [EDLFile(film: film, segments: segments)]
     }
 
     static func hasShape(suffix: Name) -> Bool { suffix == Name(Self.suffix) }

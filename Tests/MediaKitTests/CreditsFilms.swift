@@ -1,0 +1,44 @@
+import Foundation
+@testable import MediaKit
+import TestSupport
+
+/// The films of `bench/credits_films.py`, made the first time a test asks (in
+/// `.build/test-media/credits`, kept while their recipe holds): shots of the real clips that end
+/// in a roll of names on black, in cards of names with a scene after them, or in what could be
+/// taken for credits and is not (a lit city at night crushed towards black, specks on black), and
+/// one with a title card on black first; each encoded with libx264's defaults and a fixed GOP.
+enum CreditsFilms {
+    struct Film: Decodable {
+        var name: String
+        var files: [String]
+        var frames: Int
+        /// The credits' first frame and the first frame after them; nil for a film without.
+        var credits: [Int]?
+    }
+
+    struct Made: Decodable {
+        var films: [Film]
+        /// Why the real clips could not be had (then no film is made).
+        var missing: String?
+    }
+
+    static let folder = TestMedia.packageRoot.appendingPathComponent(".build/test-media/credits")
+    private static let made = Result { try make() }
+
+    static func films() throws -> Made { try made.get() }
+
+    static func mediaFile(_ file: String) throws -> MediaFile {
+        let path = folder.appendingPathComponent(file).path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let modified = (attributes[.modificationDate] as! Date).timeIntervalSince1970
+        return MediaFile(path: .init(path), size: (attributes[.size] as! NSNumber).int64Value,
+                         modificationNanoseconds: Int64(modified * 1e9))
+    }
+
+    private static func make() throws -> Made {
+        let script = TestMedia.packageRoot.appendingPathComponent("bench/credits_films.py").path
+        let result = try Command.run(["python3", script, folder.path], timeout: 900)
+        guard result.succeeded else { throw FFmpegFrames.Failed(description: "bench/credits_films.py: \(result)") }
+        return try JSONDecoder().decode(Made.self, from: Data(contentsOf: folder.appendingPathComponent("credits.json")))
+    }
+}
