@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import time
 
+import credits_films
 import scene_films
 from measure import BenchError, Peer
 from mounts import MountError
@@ -67,6 +68,8 @@ def run(bench):
                     if peer in samples:
                         bench.ratio(ID, f"{name}: mount against {peer}", ("mount", samples["mount"]),
                                     (peer, samples[peer]), goal_max=goal)
+    if not ours_missing:
+        credits(bench)
 
 
 def timed(found, peer, command, path, timeout, *extra):
@@ -102,6 +105,43 @@ def scenedetect(path, timeout, work):
     with open(os.path.join(out_dir, "scenes.csv"), encoding="utf-8") as f:
         rows = [line.split(",") for line in f.read().splitlines()[2:] if line.strip()]
     return [int(row[1]) - 1 for row in rows[1:]]
+
+
+def credits(bench):
+    """The credits on black info.json lists for each film of bench/credits_films.py (through one
+    mount, each analysed by the attribute), against where the films were made to have them."""
+    folder = os.path.join(os.path.dirname(bench.media), f"{bench.mode}-credits-films")
+    made = credits_films.make(folder, cache=os.path.dirname(bench.media))
+    if made.get("missing"):
+        bench.note(ID, f"no credits films: the real clips could not be fetched: {made['missing']}")
+        return
+    rows, worst, wrong = [], 0.0, 0
+    with bench.mount(folder, ID, args=ANALYSIS) as m:
+        for film in made["films"]:
+            for name in film["files"]:
+                subprocess.run(["getfattr", "-n", ATTRIBUTE, "--only-values", m.path(name)], capture_output=True,
+                               timeout=bench.timeout, check=True)
+                with open(os.path.join(m.path(name), "info.json"), encoding="utf-8") as f:
+                    found = [s for s in json.load(f).get("segments", []) if s.get("found_by") == "text-on-black"]
+                truth = film["credits"] and [film["credits"][0] / scene_films.RATE, film["credits"][1] / scene_films.RATE]
+                shown = ", ".join(f"{s['start']:.2f}-{s['end']:.2f}" for s in found) or "none"
+                if truth is None:
+                    wrong += len(found)
+                    rows.append([name, "none", shown, ""])
+                elif len(found) != 1:
+                    wrong += 1
+                    rows.append([name, f"{truth[0]:g}-{truth[1]:g}", shown, ""])
+                else:
+                    off = max(abs(found[0]["start"] - truth[0]), abs(found[0]["end"] - truth[1]))
+                    worst = max(worst, off)
+                    rows.append([name, f"{truth[0]:g}-{truth[1]:g}", shown, f"{off:.3f}"])
+    bench.table(ID, "Credits on black found (info.json, `found_by` text-on-black) against where the films of "
+                "`bench/credits_films.py` have them, seconds (384x216; `night`, `stars` and `title` have none: a lit "
+                "city crushed towards black, specks on black, a title card on black first)",
+                ["film", "credits at", "found", "worst end off by"], rows)
+    bench.value(ID, "credits films: credits missed, or found where there are none", wrong, "films", goal="= 0",
+                met=wrong == 0)
+    bench.value(ID, "credits films: worst end, off by", worst, "s", goal="<= 0.5", met=worst <= 0.5)
 
 
 def ours_unavailable(bench, folder, made):

@@ -10,15 +10,17 @@ import SystemPackage
 ///    larger than the others of its kind around it (a cut without a keyframe makes a mostly
 ///    intra-coded P-frame: `spike`). Any other group is continuous.
 /// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`). Where only
-///    the sizes hint: reference frames alone up to a few frames before the spike, every frame
-///    from there. Where the keyframes differ with a spike: every frame. Where they differ
-///    without one: first its reference frames alone (`AVDISCARD_NONREF`, about half of them),
-///    with the next keyframe after them (`suspectedCut`); nothing more where no step between them
-///    stands out (motion); the cut at the next keyframe where the step into it stands out and the
-///    encoder placed it early (before the stream's longest interval between keyframes: its
-///    scene-cut detection puts the keyframe at a cut's first frame, as x264, x265, libvpx and
-///    the hardware encoders do; a periodic one proves nothing); else every frame from the
-///    reference frame before the step. `request.pause()` runs between groups.
+///    the sizes hint: reference frames alone up to a few frames before the spikes, every frame
+///    from there to a few frames after them. Where the keyframes differ: first its reference
+///    frames alone (`AVDISCARD_NONREF`, about half of them), with the next keyframe after them
+///    (`suspectedCuts`; a spike that is a cut's first frame is a reference frame, and the step
+///    into it shows among them); nothing more where no step between them stands out (motion);
+///    the cut at the next keyframe where the step into it stands out and the encoder placed it
+///    early (before the stream's longest interval between keyframes: its scene-cut detection
+///    puts the keyframe at a cut's first frame, as x264, x265, libvpx and the hardware encoders
+///    do; a periodic one proves nothing); else every frame from the reference frame before the
+///    first such step to three frames past the last (what `CutRule` needs around a cut).
+///    `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
 /// 5. `EndCredits` looks among the keyframes' tones for credits on black at the end.
 struct SceneDetector {
@@ -64,16 +66,18 @@ struct SceneDetector {
             let spiked = spikes(in: key + 1...end, survey)
             guard differs || !spiked.isEmpty else { continue }
             var exactFrom = differs ? key : max(key, spiked.min()! - 4)
-            if spiked.isEmpty {
-                // Keyframes apart and no hint where: its reference frames first (about half of
-                // them), then every frame only from the reference frame before a step between
-                // them (or into the next keyframe) that stands out.
+            var exactUntil = differs ? end : min(end, spiked.max()! + 4)
+            if differs {
+                // Keyframes apart: its reference frames first (about half of them), then every
+                // frame only around the steps between them (or into the next keyframe) that stand
+                // out.
                 var references = try decoding(session) { share in
                     try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures, share: share)
                 }
                 cost.groupsDecoded += 1
                 if let next { references[next] = survey.signatures[next]! }
-                guard let suspect = suspectedCut(among: references) else { continue }
+                let suspects = suspectedCuts(among: references)
+                guard let suspect = suspects.first, let lastSuspect = suspects.last else { continue }
                 if let next, suspect.frame == next, next - key < longest {
                     // Into a keyframe its encoder placed early: its scene-cut detection put it at
                     // the cut's first frame.
@@ -81,9 +85,11 @@ struct SceneDetector {
                     continue
                 }
                 exactFrom = suspect.before
+                exactUntil = min(end, lastSuspect.frame + 3)
             }
             let found = try decoding(session) { share in
-                try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures, share: share)
+                try session.groupSignatures(key...end, exactFrom: exactFrom, exactUntil: exactUntil, survey: survey,
+                                            pictures: pictures, share: share)
             }
             signatures.merge(found) { kept, _ in kept }
             cost.groupsDecoded += 1
@@ -131,15 +137,15 @@ struct SceneDetector {
         }
     }
 
-    /// Where a cut may be among frames decoded apart (a group's reference frames, by number): the
-    /// first step between two of them that `rule` would take for a cut, as the frames either
-    /// side and its strength; nil for none.
-    func suspectedCut(among decoded: [Int: PictureSignature]) -> (before: Int, frame: Int, strength: Double)? {
+    /// Where cuts may be among frames decoded apart (a group's reference frames, by number): the
+    /// steps between two of them that `rule` would take for a cut, in order, as the frames either
+    /// side and its strength.
+    func suspectedCuts(among decoded: [Int: PictureSignature]) -> [(before: Int, frame: Int, strength: Double)] {
         let frames = decoded.keys.sorted()
-        guard frames.count >= 2 else { return nil }
+        guard frames.count >= 2 else { return [] }
         var steps: [Int: Double] = [:]
         for i in 1..<frames.count { steps[i] = decoded[frames[i]]!.shiftedDistance(to: decoded[frames[i - 1]]!) }
-        return rule.cuts(in: steps).first.map { (frames[$0.frame - 1], frames[$0.frame], $0.strength) }
+        return rule.cuts(in: steps).map { (frames[$0.frame - 1], frames[$0.frame], $0.strength) }
     }
 
     /// The frames of `range` whose packets are `spike` times the packets within twelve frames
