@@ -85,6 +85,7 @@ struct SampleAlignment {
 
     /// The shift within `shifts` at which `x` over `range` correlates best with `y`, and that
     /// normalised correlation (1: the same up to a gain); nil where `y` has too few samples.
+    /// Where two correlate as well, the lower shift.
     static func best(_ x: [Float], _ y: [Float], over range: Range<Int>, shifts: ClosedRange<Int>) -> (Int, Float)? {
         let usable = shifts.clamped(to: -range.lowerBound...(y.count - range.upperBound))
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= x.count, !usable.isEmpty else { return nil }
@@ -93,18 +94,49 @@ struct SampleAlignment {
             y.withUnsafeBufferPointer { y in
                 var energyX: Float = 0
                 for i in range { energyX += x[i] * x[i] }
-                for shift in usable {
+                func consider(_ shift: Int, product: Float, energyY: Float) {
+                    let correlation = product / max(1e-12, (energyX * energyY).squareRoot())
+                    if correlation > best?.1 ?? -2 { best = (shift, correlation) }
+                }
+                var shift = usable.lowerBound
+                while shift + Lanes.scalarCount - 1 <= usable.upperBound {
+                    let (products, energies) = sums(x, y, over: range, shifts: shift)
+                    for k in 0..<Lanes.scalarCount { consider(shift + k, product: products[k], energyY: energies[k]) }
+                    shift += Lanes.scalarCount
+                }
+                while shift <= usable.upperBound {
                     var product: Float = 0, energyY: Float = 0
                     for i in range {
                         let v = y[i + shift]
                         product += x[i] * v
                         energyY += v * v
                     }
-                    let correlation = product / max(1e-12, (energyX * energyY).squareRoot())
-                    if correlation > best?.1 ?? -2 { best = (shift, correlation) }
+                    consider(shift, product: product, energyY: energyY)
+                    shift += 1
                 }
             }
         }
         return best
+    }
+
+    /// Shifts `sums` takes at once, one a lane.
+    typealias Lanes = SIMD8<Float>
+
+    /// For each of the shifts `first ..< first + Lanes.scalarCount`, the sum over `range` of
+    /// `x[i] * y[i + shift]` and of `y[i + shift]²`. Each lane adds its products in the order of
+    /// `i`, as a loop over one shift does, multiplying and adding apart (never fused): its sums are
+    /// that loop's to the bit, and the shift found the same, while the lanes keep the processor
+    /// busy where one sum waits for each addition.
+    private static func sums(_ x: UnsafeBufferPointer<Float>, _ y: UnsafeBufferPointer<Float>, over range: Range<Int>,
+                             shifts first: Int) -> (products: Lanes, energies: Lanes) {
+        var products = Lanes(), energies = Lanes()
+        let ys = UnsafeRawPointer(y.baseAddress!)
+        let stride = MemoryLayout<Float>.stride
+        for i in range {
+            let v = ys.loadUnaligned(fromByteOffset: (i + first) * stride, as: Lanes.self)
+            products += Lanes(repeating: x[i]) * v
+            energies += v * v
+        }
+        return (products, energies)
     }
 }

@@ -129,16 +129,26 @@ extension MediaTree {
                          run: AnalysisRun) throws {
         let stamp = SeasonEpisodes.stamp(season.map(\.stat.identity))
         guard facts.analysis?.season != stamp else { return }
-        // Its own first: the season's last episode to be fingerprinted compares it.
-        let own = try audio(of: path, facts: facts, run: run)
+        // In the background its own first: the season's last episode to be fingerprinted compares
+        // it. In the foreground its own with the others', all at once: made alone first, it would
+        // leave processors idle.
+        if run == .background { _ = try audio(of: path, facts: facts, run: run) }
         var records: [(path: SourcePath, facts: VersionFacts)] = []
         for (episode, stat) in season {
             let isThis = episode == path
-            guard let episodeFacts = isThis ? facts : analysedRecord(at: episode, stat: stat) else { return }
+            guard let episodeFacts = isThis ? facts : analysedRecord(at: episode, stat: stat) else {
+                // No comparison; its own fingerprints are kept all the same, for the next one.
+                if run == .foreground { _ = try audio(of: path, facts: facts, run: run) }
+                return
+            }
             if !isThis, run == .background, episodeFacts.audio.withLock({ $0 }) == nil { return }
             records.append((episode, episodeFacts))
         }
-        if run == .foreground { try fingerprintAtOnce(records.filter { $0.path != path }) }
+        if run == .foreground {
+            try fingerprintAtOnce(records.filter { $0.path == path } + records.filter { $0.path != path })
+        }
+        // Made by now (or none to make): kept.
+        let own = try audio(of: path, facts: facts, run: run)
         var episodes: [(path: SourcePath, facts: VersionFacts, audio: EpisodeAudio)] = []
         for (episode, episodeFacts) in records {
             guard let audio = episode == path ? own : try audio(of: episode, facts: episodeFacts, run: run) else { continue }
