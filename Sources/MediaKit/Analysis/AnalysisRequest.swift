@@ -14,13 +14,18 @@ public struct AnalysisRequest: Sendable {
     /// takes a share of the budget of decoders at work only where nobody waits for one, and is
     /// freed, its share given back, before every pause.
     public var yields: Bool
+    /// Asked between packets inside a unit of decoding by a request that yields: whether reads are
+    /// being served now, so that it holds still (its decoder kept, not to decode its unit again)
+    /// until they are done. Throws as `pause` does where the work is to stop.
+    public var isBusy: @Sendable () throws -> Bool
 
     public init(threads: Int = 1, timeout: Double = 3_600, yields: Bool = false, pause: @escaping @Sendable () throws -> Void = {},
-                progress: @escaping @Sendable (Double) -> Void = { _ in }) {
+                isBusy: @escaping @Sendable () throws -> Bool = { false }, progress: @escaping @Sendable (Double) -> Void = { _ in }) {
         self.threads = threads
         self.timeout = timeout
         self.yields = yields
         self.pause = pause
+        self.isBusy = isBusy
         self.progress = progress
     }
 }

@@ -50,6 +50,20 @@ final class DecoderShare {
     /// Whether a request that yields should step aside now: another waits for a share.
     var othersWait: Bool { request.yields && (pool?.waiting ?? 0) > 0 }
 
+    /// Between two packets of a unit of decoding: for a request that yields, steps aside where
+    /// another waits for a share, and otherwise holds still while reads are being served
+    /// (`AnalysisRequest.isBusy`), its decoder and share kept: its unit goes on where it was once
+    /// they are done, and a read does not share the processors with it meanwhile.
+    /// - Throws: `SteppedAside` where another comes to wait for a share; what `isBusy` throws.
+    func holdWhileBusy() throws {
+        guard request.yields else { return }
+        while true {
+            if othersWait { throw SteppedAside() }
+            guard try request.isBusy() else { return }
+            usleep(2_000)
+        }
+    }
+
     /// Thrown by a unit of decoding that stepped aside part way (a group of pictures): it is done
     /// again from its start once the share is back (`SceneDetector.decoding`).
     struct SteppedAside: Error {}

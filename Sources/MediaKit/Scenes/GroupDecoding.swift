@@ -49,7 +49,7 @@ extension DecodeSession {
         let packet = try Packet()
         while true {
             try input.deadline.check()
-            if let share, share.othersWait { throw DecoderShare.SteppedAside() }
+            try share?.holdWhileBusy()
             let read = av_read_frame(input.context, packet.pointer)
             if read < 0 {
                 if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }

@@ -11,16 +11,16 @@ import SystemPackage
 ///    intra-coded P-frame: `spike`). Any other group is continuous.
 /// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`). Where only
 ///    the sizes hint: reference frames alone up to a few frames before the spikes, every frame
-///    from there to a few frames after them. Where the keyframes differ: first its reference
-///    frames alone (`AVDISCARD_NONREF`, about half of them), with the next keyframe after them
-///    (`suspectedCuts`; a spike that is a cut's first frame is a reference frame, and the step
-///    into it shows among them); nothing more where no step between them stands out (motion);
-///    the cut at the next keyframe where the step into it stands out and the encoder placed it
-///    early (before the stream's longest interval between keyframes: its scene-cut detection
-///    puts the keyframe at a cut's first frame, as x264, x265, libvpx and the hardware encoders
-///    do; a periodic one proves nothing); else every frame from the reference frame before the
-///    first such step to three frames past the last (what `CutRule` needs around a cut).
-///    `request.pause()` runs between groups.
+///    from there to a few frames after them. Where the keyframes differ with a spike: every
+///    frame, in one pass (its reference frames, which cost most, decoded once). Where they differ
+///    without one: first its reference frames alone (`AVDISCARD_NONREF`, about half of them),
+///    with the next keyframe after them (`suspectedCuts`); nothing more where no step between
+///    them stands out (motion); the cut at the next keyframe where the step into it stands out
+///    and the encoder placed it early (before the stream's longest interval between keyframes:
+///    its scene-cut detection puts the keyframe at a cut's first frame, as x264, x265, libvpx and
+///    the hardware encoders do; a periodic one proves nothing); else every frame from the
+///    reference frame before the first such step to three frames past the last (what `CutRule`
+///    needs around a cut), the decoding stopped there. `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
 /// 5. `EndCredits` looks among the keyframes' tones for credits on black at the end.
 struct SceneDetector {
@@ -67,10 +67,10 @@ struct SceneDetector {
             guard differs || !spiked.isEmpty else { continue }
             var exactFrom = differs ? key : max(key, spiked.min()! - 4)
             var exactUntil = differs ? end : min(end, spiked.max()! + 4)
-            if differs {
-                // Keyframes apart: its reference frames first (about half of them), then every
-                // frame only around the steps between them (or into the next keyframe) that stand
-                // out.
+            if spiked.isEmpty {
+                // Keyframes apart and no hint where: its reference frames first (about half of
+                // them), then every frame only around the steps between them (or into the next
+                // keyframe) that stand out.
                 var references = try decoding(session) { share in
                     try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures, share: share)
                 }

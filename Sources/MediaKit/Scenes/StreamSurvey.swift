@@ -20,7 +20,8 @@ struct StreamSurvey {
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a keyframe does not
     ///   decode whole or the file is cut short, `.timedOut`, `.noFrame` for a stream without frames.
     /// Where `share` asks (another request waits for a decoder), the decoder steps aside between
-    /// two keyframes: what it holds is drained first, and a new one goes on.
+    /// two keyframes: what it holds is drained first, and a new one goes on; while reads are
+    /// served, it holds still between two keyframes (`DecoderShare.holdWhileBusy`).
     init(_ session: DecodeSession, pictures: PictureMaker, share: DecoderShare? = nil, progress: (Double) -> Void) throws {
         let input = session.input
         var decoder = session.decoder
@@ -59,9 +60,11 @@ struct StreamSurvey {
             readCount += 1
             if readCount % 256 == 0 { progress(Double(max(0, p.pos)) / Double(max(1, input.source.size))) }
             guard isKey else { continue }
-            if let share, share.othersWait {
+            do {
+                try share?.holdWhileBusy()
+            } catch is DecoderShare.SteppedAside {
                 try pictures.drain(decoder, each: keep)
-                try share.stepAside()
+                try share?.stepAside()
                 decoder = session.decoder
                 decoder.keyframesOnly = true
             }

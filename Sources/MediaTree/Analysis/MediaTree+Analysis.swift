@@ -78,11 +78,14 @@ extension MediaTree {
     func analysisRequest(_ run: AnalysisRun, of facts: VersionFacts) -> AnalysisRequest {
         switch run {
         case .background:
-            return AnalysisRequest(threads: 1, yields: true) { [activity, analysisQueue] in
+            return AnalysisRequest(threads: 1, yields: true, pause: { [activity, analysisQueue] in
                 try activity.waitForQuiet(unless: { facts.analysisWaiters.load(ordering: .relaxed) > 0 }) {
                     try analysisQueue.checkStopping()
                 }
-            }
+            }, isBusy: { [activity, analysisQueue] in
+                try analysisQueue.checkStopping()
+                return activity.isBusy && facts.analysisWaiters.load(ordering: .relaxed) == 0
+            })
         case .foreground:
             return AnalysisRequest(threads: settings.generationThreads) { [analysisQueue] in try analysisQueue.checkStopping() }
         }
