@@ -2,10 +2,10 @@ import CLinux
 import Foundation
 import MediaKit
 
-/// The background analysis (`--analysis background`): one thread at the lowest CPU priority and in
-/// the idle I/O class, analysing the versions the mount comes to know one at a time, in the order
-/// it met them, and waiting between units of its work while requests are served
-/// (`RequestActivity`). A version is queued once per mount; what it finds lands in its record.
+/// The background analysis (`--analysis background`): one thread in the idle CPU scheduling class
+/// and the idle I/O class, analysing the versions the mount comes to know one at a time, in the
+/// order it met them, and waiting between units of its work while requests are served
+/// (`RequestActivity`), holding still within one meanwhile (`AnalysisRequest.isBusy`). A version is queued once per mount; what it finds lands in its record.
 final class AnalysisQueue: @unchecked Sendable {
     /// A version to analyse, by where it was met and what it was then: its record is looked up
     /// when its turn comes (the queue holds no record, so they stay within their bound).
