@@ -130,6 +130,8 @@ def ratio_text(r):
 
 
 def fmt_value(r):
+    if r["unit"] == "x" and isinstance(r["value"], (int, float)):
+        return f"{r['value']:.2f}x"  # a ratio, as `ratio` writes them
     return f"{r['value']:.1f} {r['unit']}" if isinstance(r["value"], float) else f"{r['value']} {r['unit']}"
 
 
