@@ -6,10 +6,9 @@ extension DecodeSession {
     /// The signature of every frame numbered in `frames` (a keyframe's number up to the frame
     /// before the next keyframe, of `survey`), decoded from that keyframe: `groupPictures` with
     /// `PictureSignature`s.
-    func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, exactUntil: Int? = nil, survey: StreamSurvey,
+    func groupSignatures(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey,
                          pictures: PictureMaker, share: DecoderShare? = nil) throws -> [Int: PictureSignature] {
-        try groupPictures(frames, exactFrom: exactFrom, exactUntil: exactUntil, survey: survey, pictures: pictures, share: share,
-                          filtered: false) {
+        try groupPictures(frames, exactFrom: exactFrom, survey: survey, pictures: pictures, share: share, filtered: false) {
             try pictures.signature(of: $0)
         }
     }
@@ -17,20 +16,17 @@ extension DecodeSession {
     /// What `look` makes of every frame numbered in `frames` (a keyframe's number up to the frame
     /// before the next keyframe, of `survey`), decoded from that keyframe. Frames before
     /// `exactFrom` are decoded only where later frames refer to them (`AVDISCARD_NONREF`), so
-    /// they may be missing; the decoding stops once the frame `exactUntil` is out (the group's
-    /// last frame where nil), so later ones may be missing too. `filtered` false skips the loop filter for H.264 (a signature of cell
+    /// they may be missing. `filtered` false skips the loop filter for H.264 (a signature of cell
     /// means does not see it; a tone, read sample by sample, may).
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a frame from
     ///   `exactFrom` on does not decode whole or at all, `.timedOut`.
     /// - Throws: `DecoderShare.SteppedAside` where `share` asks to step aside part way (another
     ///   request waits for a decoder): the group is decoded again from its start after.
-    func groupPictures<Look>(_ frames: ClosedRange<Int>, exactFrom: Int, exactUntil: Int? = nil, survey: StreamSurvey,
-                             pictures: PictureMaker,
+    func groupPictures<Look>(_ frames: ClosedRange<Int>, exactFrom: Int, survey: StreamSurvey, pictures: PictureMaker,
                              share: DecoderShare? = nil, filtered: Bool = true,
                              look: (Frame) throws -> Look) throws -> [Int: Look] {
         let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
-        let until = min(exactUntil ?? frames.upperBound, frames.upperBound)
-        let skipsBefore = survey.times[min(exactFrom, until)]
+        let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
         try seek(to: first)
         let isH264 = decoder.context.pointee.codec_id == AV_CODEC_ID_H264
         decoder.context.pointee.skip_loop_filter = isH264 && !filtered ? AVDISCARD_ALL : AVDISCARD_DEFAULT
@@ -71,7 +67,6 @@ extension DecodeSession {
             let skippable = time != none && time < skipsBefore && !isKey
             decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             try pictures.send(packet, to: decoder, each: keep)
-            if found[until] != nil { break }
         }
         try pictures.drain(decoder, each: keep)
         try input.checkReads()
@@ -79,7 +74,7 @@ extension DecodeSession {
         guard started else {
             throw MediaError.damaged(reason: "the keyframe at \(seconds(forPts: first)) s cannot be read again")
         }
-        for number in max(min(exactFrom, until), frames.lowerBound)...until where found[number] == nil {
+        for number in max(exactFrom, frames.lowerBound)...frames.upperBound where found[number] == nil {
             throw MediaError.damaged(reason: "the frame at \(seconds(forPts: survey.times[number])) s does not decode")
         }
         return found

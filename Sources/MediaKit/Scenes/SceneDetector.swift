@@ -10,17 +10,16 @@ import SystemPackage
 ///    larger than the others of its kind around it (a cut without a keyframe makes a mostly
 ///    intra-coded P-frame: `spike`). Any other group is continuous.
 /// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`). Where only
-///    the sizes hint: reference frames alone up to a few frames before the spikes, every frame
-///    from there to a few frames after them. Where the keyframes differ with a spike: every
-///    frame, in one pass (its reference frames, which cost most, decoded once). Where they differ
-///    without one: first its reference frames alone (`AVDISCARD_NONREF`, about half of them),
-///    with the next keyframe after them (`suspectedCuts`); nothing more where no step between
-///    them stands out (motion); the cut at the next keyframe where the step into it stands out
-///    and the encoder placed it early (before the stream's longest interval between keyframes:
-///    its scene-cut detection puts the keyframe at a cut's first frame, as x264, x265, libvpx and
-///    the hardware encoders do; a periodic one proves nothing); else every frame from the
-///    reference frame before the first such step to three frames past the last (what `CutRule`
-///    needs around a cut), the decoding stopped there. `request.pause()` runs between groups.
+///    the sizes hint: reference frames alone up to a few frames before the spike, every frame
+///    from there. Where the keyframes differ with a spike: every frame, in one pass (its
+///    reference frames, which cost most, decoded once). Where they differ without one: first its
+///    reference frames alone (`AVDISCARD_NONREF`, about half of them), with the next keyframe
+///    after them (`suspectedCuts`); nothing more where no step between them stands out (motion);
+///    the cut at the next keyframe where the step into it stands out and the encoder placed it
+///    early (before the stream's longest interval between keyframes: its scene-cut detection puts
+///    the keyframe at a cut's first frame, as x264, x265, libvpx and the hardware encoders do; a
+///    periodic one proves nothing); else every frame from the reference frame before the step.
+///    `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
 /// 5. `EndCredits` looks among the keyframes' tones for credits on black at the end.
 struct SceneDetector {
@@ -66,18 +65,18 @@ struct SceneDetector {
             let spiked = spikes(in: key + 1...end, survey)
             guard differs || !spiked.isEmpty else { continue }
             var exactFrom = differs ? key : max(key, spiked.min()! - 4)
-            var exactUntil = differs ? end : min(end, spiked.max()! + 4)
             if spiked.isEmpty {
                 // Keyframes apart and no hint where: its reference frames first (about half of
-                // them), then every frame only around the steps between them (or into the next
-                // keyframe) that stand out.
+                // them), then every frame only from the reference frame before a step between
+                // them (or into the next keyframe) that stands out. To the group's end: a second
+                // cut in it may not stand out among its reference frames (a cut into a picture
+                // that changes at every frame), as it does among all of them.
                 var references = try decoding(session) { share in
                     try session.groupSignatures(key...end, exactFrom: end, survey: survey, pictures: pictures, share: share)
                 }
                 cost.groupsDecoded += 1
                 if let next { references[next] = survey.signatures[next]! }
-                let suspects = suspectedCuts(among: references)
-                guard let suspect = suspects.first, let lastSuspect = suspects.last else { continue }
+                guard let suspect = suspectedCuts(among: references).first else { continue }
                 if let next, suspect.frame == next, next - key < longest {
                     // Into a keyframe its encoder placed early: its scene-cut detection put it at
                     // the cut's first frame.
@@ -85,11 +84,9 @@ struct SceneDetector {
                     continue
                 }
                 exactFrom = suspect.before
-                exactUntil = min(end, lastSuspect.frame + 3)
             }
             let found = try decoding(session) { share in
-                try session.groupSignatures(key...end, exactFrom: exactFrom, exactUntil: exactUntil, survey: survey,
-                                            pictures: pictures, share: share)
+                try session.groupSignatures(key...end, exactFrom: exactFrom, survey: survey, pictures: pictures, share: share)
             }
             signatures.merge(found) { kept, _ in kept }
             cost.groupsDecoded += 1
