@@ -8,7 +8,7 @@ and encoded twice as scene_films.py does: libx264's defaults and a fixed GOP (a 
 50 frames). The films with credits:
   roll    shots, then through black a roll of names rising on black to the end;
   cards   shots, a hard cut to cards of names on black (black between), a hard cut to a scene
-          after the credits;
+          after the credits, then a short card on black (not long enough to be credits);
 and the films without (what could be taken for credits and is not):
   night   shots, then a lit city at night crushed towards black (rows of lit windows), through
           black to black;
@@ -18,7 +18,9 @@ and the films without (what could be taken for credits and is not):
 Usage:  python3 bench/credits_films.py OUT
         writes OUT/NAME-default.mkv, OUT/NAME-fixed.mkv and OUT/credits.json:
         {"films": [{"name", "files", "frames", "credits": [first frame, first frame after] or
-        null}]} (the frame after is the film's frame count where they last to the end), or
+        null, "other_text": [[first frame, first frame after], ...]}]} (the frame after is the
+        film's frame count where they last to the end; other text: cards on black that are not
+        credits), or
         {"missing": "why"} where the real clips cannot be fetched. Kept while the recipe holds."""
 
 import json
@@ -31,7 +33,7 @@ from scene_films import ENCODINGS, encode, run  # noqa: E402
 
 RATE = 25
 WIDTH, HEIGHT = 384, 216
-RECIPE = "credits-films 2"
+RECIPE = "credits-films 3"
 FADE = 12  # frames of a fade out, and again of the fade in
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 NAMES = ["Directed by", "ANNA LINDQVIST", "", "Written by", "Marc Dubois and Jo Park", "",
@@ -62,19 +64,20 @@ NIGHT = ("cityCC0.mpg", "curves=all='0/0 0.75/0 1/1'")
 
 
 def films(text_folder):
-    """Each film: its name, its shots ((join, source, first second, frames, extra filter)) and
-    where its credits are, as (index of the first shot of them, index of the first shot after,
-    or None for the end), or None."""
+    """Each film: its name, its shots ((join, source, first second, frames, extra filter)), where
+    its credits are, as (index of the first shot of them, index of the first shot after, or None
+    for the end), or None, and the indices of its shots of text on black that are not credits."""
     names = os.path.join(text_folder, "names.txt")
     card_files = [os.path.join(text_folder, f"card{i}.txt") for i in range(5)]
     shots = [("cut", "cockatoo.mp4", 0.5, 150, None), ("cut", "tree.avi", 2.0, 225, None),
-             ("cut", "vtest.avi", 10.0, 225, None)]
+             ("cut", "vtest.avi", 10.0, 275, None)]
     return {
-        "roll": (shots + [("black", roll(names), 0, 550, None)], (3, None)),
-        "cards": (shots + [("cut", cards(card_files[:4], 4), 0, 450, None), ("cut", "cityCC0.mpg", 0, 100, None)], (3, 4)),
-        "night": (shots + [("cut", NIGHT[0], 0, 190, NIGHT[1]), ("black", f"lavfi:{BLACK}", 0, 125, None)], None),
-        "stars": (shots + [("cut", STARS, 0, 300, None)], None),
-        "title": ([("cut", cards(card_files[:1], 8), 0, 200, None)] + shots, None),
+        "roll": (shots + [("black", roll(names), 0, 550, None)], (3, None), []),
+        "cards": (shots + [("cut", cards(card_files[:4], 4), 0, 450, None), ("cut", "cityCC0.mpg", 0, 100, None),
+                           ("cut", cards(card_files[4:], 3), 0, 75, None)], (3, 4), [5]),
+        "night": (shots + [("cut", NIGHT[0], 0, 190, NIGHT[1]), ("black", f"lavfi:{BLACK}", 0, 125, None)], None, []),
+        "stars": (shots + [("cut", STARS, 0, 300, None)], None, []),
+        "title": ([("cut", cards(card_files[:1], 8), 0, 200, None)] + shots, None, [0]),
     }
 
 
@@ -120,13 +123,14 @@ def make(out, cache=None):
     else:
         texts = os.path.join(out, "texts")
         write_texts(texts)
-        result = {"films": [make_film(out, name, shots, credits, clips) for name, (shots, credits) in films(texts).items()]}
+        result = {"films": [make_film(out, name, shots, credits, text, clips)
+                            for name, (shots, credits, text) in films(texts).items()]}
     with open(os.path.join(out, "credits.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1)
     return result
 
 
-def make_film(out, name, shots, credits, clips):
+def make_film(out, name, shots, credits, text, clips):
     starts = [sum(shot[3] for shot in shots[:i]) for i in range(len(shots) + 1)]
     files = [f"{name}-{encoding}.mkv" for encoding in ENCODINGS]
     stamp = os.path.join(out, f"{name}.recipe")
@@ -142,7 +146,8 @@ def make_film(out, name, shots, credits, clips):
         with open(stamp, "w", encoding="utf-8") as f:
             f.write(recipe)
     found = None if credits is None else [starts[credits[0]], starts[credits[1]] if credits[1] is not None else starts[-1]]
-    return {"name": name, "files": files, "frames": starts[-1], "credits": found}
+    return {"name": name, "files": files, "frames": starts[-1], "credits": found,
+            "other_text": [[starts[i], starts[i + 1]] for i in text]}
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ enum CreditsFilms {
         var frames: Int
         /// The credits' first frame and the first frame after them; nil for a film without.
         var credits: [Int]?
+        /// Cards of text on black that are not credits (a title first, a card after a scene after
+        /// the credits), each as its first frame and the first frame after.
+        var otherText: [[Int]]
     }
 
     struct Made: Decodable {
@@ -39,6 +42,8 @@ enum CreditsFilms {
         let script = TestMedia.packageRoot.appendingPathComponent("bench/credits_films.py").path
         let result = try Command.run(["python3", script, folder.path], timeout: 900)
         guard result.succeeded else { throw FFmpegFrames.Failed(description: "bench/credits_films.py: \(result)") }
-        return try JSONDecoder().decode(Made.self, from: Data(contentsOf: folder.appendingPathComponent("credits.json")))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(Made.self, from: Data(contentsOf: folder.appendingPathComponent("credits.json")))
     }
 }

@@ -5,7 +5,8 @@
 /// A run of keyframes, each black or text on black (`PictureTone`), one of them text at least,
 /// starting in the film's second half and its last `window` seconds, is taken where it ends no more
 /// than `after` seconds before the film does (a scene after the credits) and lasts `least`
-/// seconds, its ends placed. The last such run is the credits. Credits over a picture, on a
+/// seconds, its ends placed. The last such run is the credits (a short card after a scene after
+/// them does not hide them). Credits over a picture, on a
 /// ground that is not flat black (grain, a gradient), or in a film whose keyframes are further
 /// apart than its credits are long, are not found: nothing is shown rather than a guess.
 struct EndCredits {
@@ -29,9 +30,19 @@ struct EndCredits {
               decode: (ClosedRange<Int>) throws -> [Int: PictureTone]) throws -> (start: Int, end: Int?)? {
         let keys = survey.keyframes
         let earliest = duration - min(duration / 2, window)
-        guard let run = darkRuns(keys, survey.tones).last(where: { seconds(keys[$0.lowerBound]) >= earliest }),
-              run.lowerBound > 0 else { return nil }
-        let frames = survey.times.count
+        // The last run that holds: a short card after the credits and a scene does not hide them.
+        let runs = darkRuns(keys, survey.tones).filter { $0.lowerBound > 0 && seconds(keys[$0.lowerBound]) >= earliest }
+        for run in runs.reversed() {
+            if let found = try place(run, in: survey, duration: duration, seconds: seconds, decode: decode) { return found }
+        }
+        return nil
+    }
+
+    /// The ends of the credits whose keyframes are `run` (indices into the keyframes), each to the
+    /// frame; nil where they are too short or end too long before the film does.
+    private func place(_ run: ClosedRange<Int>, in survey: StreamSurvey, duration: Double, seconds: (Int) -> Double,
+                       decode: (ClosedRange<Int>) throws -> [Int: PictureTone]) throws -> (start: Int, end: Int?)? {
+        let keys = survey.keyframes, frames = survey.times.count
         func group(_ index: Int) -> ClosedRange<Int> {
             keys[index]...(index + 1 < keys.count ? keys[index + 1] - 1 : frames - 1)
         }
