@@ -31,11 +31,7 @@ enum CreditsFilms {
     static func films() throws -> Made { try made.get() }
 
     static func mediaFile(_ file: String) throws -> MediaFile {
-        let path = folder.appendingPathComponent(file).path
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let modified = (attributes[.modificationDate] as! Date).timeIntervalSince1970
-        return MediaFile(path: .init(path), size: (attributes[.size] as! NSNumber).int64Value,
-                         modificationNanoseconds: Int64(modified * 1e9))
+        try SceneFilms.mediaFile(atPath: folder.appendingPathComponent(file).path)
     }
 
     private static func make() throws -> Made {

@@ -28,10 +28,13 @@ enum SceneFilms {
 
     static func path(_ file: String) -> String { folder.appendingPathComponent(file).path }
 
-    static func mediaFile(_ file: String) throws -> MediaFile {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path(file))
+    static func mediaFile(_ file: String) throws -> MediaFile { try mediaFile(atPath: path(file)) }
+
+    /// The file at `path` as the media service takes it: its size and modification time read now.
+    static func mediaFile(atPath path: String) throws -> MediaFile {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let modified = (attributes[.modificationDate] as! Date).timeIntervalSince1970
-        return MediaFile(path: .init(path(file)), size: (attributes[.size] as! NSNumber).int64Value,
+        return MediaFile(path: .init(path), size: (attributes[.size] as! NSNumber).int64Value,
                          modificationNanoseconds: Int64(modified * 1e9))
     }
 
