@@ -121,6 +121,7 @@ import Testing
         let other = Stub(NodeKey(kind: "thumbnail", path: path, names: [Name("1.5")]))
         let looked = table.enter(other, as: "at-1.5s.png", in: thumbs, parentIsSourceFolder: false, lookups: 1)
         guard case .lookedUp = try #require(table.entry(looked)).origin else { Issue.record("not a looked-up name"); return }
+        #expect(table.entry(looked)?.keyHash(at: looked) == other.key.stableHash)
         #expect(table.state.withLock { $0.children[thumbs]?.known } == [looked])
         #expect(Self.children(of: thumbs, in: table) == made[0].filter { table.entry($0)?.parent == thumbs }.union([looked]))
         #expect(Self.change("film-00000.mkv", in: table).stale == made[0].union([looked]))
@@ -188,7 +189,7 @@ import Testing
                     return
                 }
             }
-            #expect(held.allSatisfy { table.entry($0.key)?.keyHash == $0.value.hash }, "step \(step)")
+            #expect(held.allSatisfy { table.entry($0.key)?.keyHash(at: $0.key) == $0.value.hash }, "step \(step)")
             for (number, entry) in held { keysGiven[number, default: []].insert(entry.hash) }
         }
         #expect(keysGiven.values.filter { $0.count > 1 }.count > 10, "numbers were given to other keys")

@@ -105,8 +105,25 @@ import Testing
         #expect(Set(numbers).count == numbers.count, "no two held keys share a number")
         #expect(table.counts.numbers == held.count + 1)
         for (hash, entry) in held {
-            #expect(table.entry(entry.number)?.keyHash == hash && table.lookups(of: entry.number) == entry.lookups)
+            #expect(table.entry(entry.number)?.keyHash(at: entry.number) == hash && table.lookups(of: entry.number) == entry.lookups)
         }
+    }
+
+    /// An entry gives its key's hash though it keeps only what its number does not say of it: at its
+    /// own number with either top bit, past a number another key took first, at the two lowest
+    /// numbers a key is moved up to, and the root's.
+    @Test func anEntryGivesItsKeysHashAtEveryKindOfNumber() {
+        let tree = MediaTree(sourceRoot: "/nonexistent", media: LocalMediaService(), logger: .init(label: "test"))
+        let table = NodeTable(root: tree.root)
+        let hashes: [UInt64] = [0x40, 0x40 | 1 << 63, 0x80 | 1 << 63, 0, 1 | 1 << 63, 2]
+        let kept = listing(hashes)
+        let numbers = hashes.indices.map { table.enter(kept, index: $0) }
+        #expect(numbers == [0x40, 0x41, 0x80, 2, 3, 4])
+        for (hash, number) in zip(hashes, numbers) {
+            #expect(table.entry(number)?.keyHash(at: number) == hash, "number \(number)")
+        }
+        #expect(table.entry(NodeKey.rootNumber)?.keyHash(at: NodeKey.rootNumber) == tree.root.key.stableHash)
+        #expect(table.existingNumber(for: tree.root.key) == NodeKey.rootNumber)
     }
 
     // MARK: Generations

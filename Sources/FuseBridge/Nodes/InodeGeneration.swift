@@ -6,7 +6,7 @@ import MediaTree
 /// (libfuse's `fuse_entry_param`), and a key given its number again, in this mount or the next,
 /// with the same one, so that a handle still finds it.
 ///
-/// Worked out from the number and the key's hash, and never stored (an entry stays 24 bytes):
+/// Worked out from the number and the key's hash, and never stored (an entry stays 16 bytes):
 ///
 /// - A key at the number it asks for (`NodeKey.number(forHash:)`: nearly every key) gets 1 plus
 ///   the bits of its hash the number does not carry (its top bit; for the two lowest numbers,

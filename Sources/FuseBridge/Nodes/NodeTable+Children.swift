@@ -96,7 +96,7 @@ extension NodeTable.Entry {
     /// (`KeptListing.sublisting`).
     func ownSublisting(number: UInt64) -> KeptListing? {
         guard case .listed(let parent) = named.unheld else { return nil }
-        return parent.sublisting(at: Int(index), number: number)
+        return parent.sublisting(at: index, number: number)
     }
 }
 
@@ -145,7 +145,7 @@ extension NodeTable.State {
     func live(_ keyHash: UInt64, from first: UInt64? = nil) -> (number: UInt64, entry: NodeTable.Entry)? {
         var number = first ?? NodeKey.number(forHash: keyHash)
         while let entry = slots[number] {
-            if !entry.isTombstone && entry.keyHash == keyHash { return (number, entry) }
+            if !entry.isTombstone && entry.keyHash(at: number) == keyHash { return (number, entry) }
             number = NodeTable.next(number)
         }
         return nil
@@ -175,7 +175,7 @@ extension NodeTable.State {
     /// a film), its folder knows it, so that a change of that path finds it.
     mutating func noteHeld(_ number: UInt64, madeFrom path: SourcePath) {
         guard let entry = slots[number], case .listed(let listing) = entry.named.unheld, listing.listsSourceEntries,
-              !listing.hasSourcePath(path, at: Int(entry.index)) else { return }
+              !listing.hasSourcePath(path, at: entry.index) else { return }
         children.addKnown(number, to: listing.folder)
     }
 }

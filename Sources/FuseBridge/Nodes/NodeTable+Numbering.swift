@@ -14,13 +14,15 @@ extension NodeTable {
                 state.slots.modify(number) { $0.count(lookups) }
                 return number
             }
-            let entry = if let (listing, index) = state.listing(of: parent, naming: name, keyHash: key.stableHash) {
-                Entry(keyHash: key.stableHash, named: .listed(listing), index: index)
+            let (named, index): (Named, Int) = if let (listing, index) = state.listing(of: parent, naming: name, keyHash: key.stableHash) {
+                (.listed(listing), index)
             } else {
-                Entry(keyHash: key.stableHash, named: .lookedUp(
-                    LookedUpName(parent: parent, name: name, path: key.path, inSourceFolder: parentIsSourceFolder)))
+                (.lookedUp(LookedUpName(parent: parent, name: name, path: key.path, inSourceFolder: parentIsSourceFolder,
+                                        keyHash: key.stableHash)), 0)
             }
-            let number = Self.place(key.stableHash, in: &state.slots) { entry }.number
+            let number = Self.place(key.stableHash, in: &state.slots) {
+                Entry(keyHash: key.stableHash, number: $0, named: named, index: index)
+            }.number
             state.slots.modify(number) { $0.count(lookups) }
             state.noteMade(number)
             state.noteHeld(number, madeFrom: key.path)
@@ -72,32 +74,32 @@ extension NodeTable {
         // counted where they lie, the entry not copied out (its reference retained) and back.
         let wanted = NodeKey.number(forHash: hash)
         let counted = table.modify(wanted) { entry -> Bool in
-            guard entry.keyHash == hash, !entry.isTombstone else { return false }
+            guard entry.keyHash(at: wanted) == hash, !entry.isTombstone else { return false }
             entry.count(1)
             return true
         }
         if counted == true { return (wanted, false) }
-        let (number, made) = place(hash, in: &table) { Entry(keyHash: hash, named: .listed(listing), index: index) }
+        let (number, made) = place(hash, in: &table) { Entry(keyHash: hash, number: $0, named: .listed(listing), index: index) }
         table.modify(number) { $0.count(1) }
         return (number, made)
     }
 
-    /// The number of the entry for `keyHash`, made by `make` where there is none (`made`): the
-    /// first free number from the one the key asks for, past numbers other keys hold.
+    /// The number of the entry for `keyHash`, made by `make` with its number where there is none
+    /// (`made`): the first free number from the one the key asks for, past numbers other keys hold.
     private static func place(_ keyHash: UInt64, in table: inout NumberSlots<Entry>,
-                              make: () -> Entry) -> (number: UInt64, made: Bool) {
+                              make: (UInt64) -> Entry) -> (number: UInt64, made: Bool) {
         var number = NodeKey.number(forHash: keyHash)
         var free: UInt64?
         while let entry = table[number] {
             if entry.isTombstone {
                 free = free ?? number
-            } else if entry.keyHash == keyHash {
+            } else if entry.keyHash(at: number) == keyHash {
                 return (number, false)
             }
             number = next(number)
         }
         let chosen = free ?? number
-        table.set(chosen, to: make())
+        table.set(chosen, to: make(chosen))
         return (chosen, true)
     }
 
@@ -127,7 +129,7 @@ extension NodeTable {
             }
             // Where the run of taken numbers goes on, an entry past this one may have wanted this
             // number or an earlier one: it must still be found from there.
-            let tombstone = state.slots[Self.next(number)] != nil ? Entry(keyHash: 0, named: .tombstone) : nil
+            let tombstone = state.slots[Self.next(number)] != nil ? Entry.tombstone : nil
             state.slots.set(number, to: tombstone)
             state.children.removed(number, from: entry.parent)
         }

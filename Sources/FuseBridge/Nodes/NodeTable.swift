@@ -24,27 +24,41 @@ import Synchronization
 /// gives, in `Children` (NodeTable+Children).
 final class NodeTable: Sendable {
     /// Kept small, as there is one per entry the kernel holds (a library's `ls -lR` gives it hundreds
-    /// of thousands): 24 bytes, where it was named being one reference; the few entries that hold
+    /// of thousands): 16 bytes, where it was named being one reference; the few entries that hold
     /// more (a node, a folder's listing, a file's last opened version) hold it in that reference's
-    /// place, with where they were named. Only NodeTable's own files change one.
+    /// place, with where they were named. Its key's hash is not stored: the number is that hash but
+    /// for its top bit, kept here (`KeyHashRest`), or the hash is where the entry was named.
+    /// Only NodeTable's own files change one.
     struct Entry {
-        let keyHash: UInt64
         var named: Named
         var lookups: UInt32 = 0
-        /// The entry's index in the listing that named it.
-        var index: UInt32 = 0
+        /// The entry's index in the listing that named it, and below it `KeyHashRest`.
+        private let indexAndRest: UInt32
 
-        init(keyHash: UInt64, named: Named, index: Int = 0) {
-            self.keyHash = keyHash
+        /// The entry of the key `keyHash`, numbered `number`, named as `named` says (at `index` of
+        /// a listing).
+        init(keyHash: UInt64, number: UInt64, named: Named, index: Int = 0) {
+            precondition(index >= 0 && index <= KeyHashRest.largestIndex, "a listing of over a billion entries")
             self.named = named
-            self.index = UInt32(index)
+            indexAndRest = UInt32(index) << KeyHashRest.bits | KeyHashRest(keyHash, number: number).rawValue
+        }
+
+        /// An empty slot, or a number forgotten inside a run of taken ones (NodeTable+Numbering).
+        static var tombstone: Entry { Entry(keyHash: 0, number: 0, named: .tombstone) }
+
+        /// The entry's index in the listing that named it.
+        var index: Int { Int(indexAndRest >> KeyHashRest.bits) }
+
+        /// The `NodeKey.stableHash` of the entry's key, given its number `number`.
+        func keyHash(at number: UInt64) -> UInt64 {
+            KeyHashRest(rawValue: indexAndRest & KeyHashRest.mask).keyHash(number: number) ?? keyHashWhereNamed
         }
 
         /// Where the kernel was given the number.
         var origin: Origin {
             switch named.unheld {
             case .root: .root
-            case .listed(let listing): .listed(listing, Int(index))
+            case .listed(let listing): .listed(listing, index)
             case .lookedUp(let name): .lookedUp(parent: name.parent, name: name.name, path: name.path)
             case .tombstone, .holding: .tombstone
             }
@@ -120,12 +134,15 @@ final class NodeTable: Sendable {
         /// Whether it was looked up in a folder of the source (its node's source path is then in
         /// that folder: the folder's own entry, or a server layout's entry beside a film there).
         let inSourceFolder: Bool
+        /// Its node's `NodeKey.stableHash`.
+        let keyHash: UInt64
 
-        init(parent: UInt64, name: Name, path: SourcePath, inSourceFolder: Bool) {
+        init(parent: UInt64, name: Name, path: SourcePath, inSourceFolder: Bool, keyHash: UInt64) {
             self.parent = parent
             self.name = name
             self.path = path
             self.inSourceFolder = inSourceFolder
+            self.keyHash = keyHash
         }
     }
 
@@ -157,8 +174,8 @@ final class NodeTable: Sendable {
     let walks = Atomic(0)
 
     init(root: any TreeNode) {
-        var slots = NumberSlots(vacant: Entry(keyHash: 0, named: .tombstone))
-        var entry = Entry(keyHash: root.key.stableHash, named: .root)
+        var slots = NumberSlots(vacant: Entry.tombstone)
+        var entry = Entry(keyHash: root.key.stableHash, number: NodeKey.rootNumber, named: .root)
         entry.hold(node: root)
         slots.set(NodeKey.rootNumber, to: entry)
         state = Mutex(State(slots: slots))
@@ -175,7 +192,7 @@ final class NodeTable: Sendable {
     func hold(_ node: any TreeNode, for number: UInt64) {
         state.withLock { state in
             let held = state.slots.modify(number) { entry -> Bool in
-                guard entry.keyHash == node.key.stableHash else { return false }
+                guard entry.keyHash(at: number) == node.key.stableHash else { return false }
                 entry.hold(node: node)
                 return true
             }

@@ -7,7 +7,7 @@ import Glibc
 /// A library's `ls -lR` gives the kernel half a million numbers, so what a slot costs is what the
 /// daemon's resident set grows by per listed entry. A `Dictionary` keeps keys and values in two
 /// arrays and doubles at three quarters full, so past each power of two it holds up to 2.7 buckets
-/// per entry; here a slot is one 32-byte record, the table grows by half at 85 % full (1.2 to 1.8
+/// per entry; here a slot is one 24-byte record, the table grows by half at 85 % full (1.2 to 1.8
 /// slots per entry), and a number's home slot is its product with the slot count, which needs no
 /// power of two. A number is already a hash (`NodeKey.number(forHash:)`), so it is only spread by
 /// a multiplication. Number 0 is never an inode (FUSE reserves it): it marks an empty slot.

@@ -39,7 +39,7 @@ public final class NumberedTree: Sendable {
     func node(_ number: UInt64, hold: Bool = false) throws -> any TreeNode {
         guard let entry = table.entry(number) else { throw TreeError.notFound }
         if let node = entry.node { return node }
-        if let made = recent.value(for: number), made.keyHash == entry.keyHash { return made.node }
+        if let made = recent.value(for: number), made.keyHash == entry.keyHash(at: number) { return made.node }
         let parent: UInt64, name: Name
         switch entry.origin {
         case .listed(let listing, let index): (parent, name) = (listing.folder, listing.name(at: index))
@@ -48,7 +48,7 @@ public final class NumberedTree: Sendable {
         }
         guard parent != number else { throw TreeError.stale }
         let folder = try entry.sourceFolder.map(sourceFolder(at:)) ?? node(parent)
-        guard let child = try tree.child(named: name, in: folder), child.key.stableHash == entry.keyHash else {
+        guard let child = try tree.child(named: name, in: folder), child.key.stableHash == entry.keyHash(at: number) else {
             throw TreeError.stale
         }
         if hold { table.hold(child, for: number) }
