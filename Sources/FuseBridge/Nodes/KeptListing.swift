@@ -50,9 +50,9 @@ public final class KeptListing: Sendable {
     private let names: [UInt8]
     private let slots: [Slot]
     /// The attributes entries share, with no number and no size: the first, which in most
-    /// folders all share, and the others.
-    private let firstShared: Attributes?
-    private let moreShared: [Attributes]
+    /// folders all share (held in the listing itself), and the others.
+    private let firstShared: SharedAttributes
+    private let moreShared: [SharedAttributes]
     /// The lasting listings of subfolders among the entries, made with this one, by entry index
     /// (`Listing.sublistings`): the subfolder's entry finds its listing here when it is opened.
     private let sublistings: [(index: Int, listing: KeptListing)]
@@ -65,7 +65,7 @@ public final class KeptListing: Sendable {
         source = listing.isWhole ? listing.source : nil
         var names: [UInt8] = []
         var slots: [Slot] = []
-        var shared: [Attributes] = []
+        var shared: [SharedAttributes] = []
         var sharedIndex: [SharedAttributes: UInt32] = [:]
         names.reserveCapacity(listing.entries.reduce(0) { $0 + $1.name.bytes.count + 1 })
         slots.reserveCapacity(listing.entries.count)
@@ -75,13 +75,10 @@ public final class KeptListing: Sendable {
         var sorted = listsSourceEntries
         for (position, entry) in listing.entries.enumerated() {
             if sorted && position > 0 && !(listing.entries[position - 1].name < entry.name) { sorted = false }
-            var attributes = entry.attributes
-            attributes.inode = 0
-            attributes.size = 0
-            let key = SharedAttributes(attributes)
+            let key = SharedAttributes(entry.attributes)
             // Neighbours mostly share theirs: compared before anything is hashed.
             let index = last.flatMap { $0.attributes == key ? $0.index : nil } ?? sharedIndex[key] ?? {
-                shared.append(attributes)
+                shared.append(key)
                 sharedIndex[key] = UInt32(shared.count - 1)
                 return UInt32(shared.count - 1)
             }()
@@ -94,7 +91,7 @@ public final class KeptListing: Sendable {
         self.names = names
         self.slots = slots
         sortedByName = sorted
-        firstShared = shared.first
+        firstShared = shared.first ?? .none
         moreShared = Array(shared.dropFirst())
         // Only lasting ones: one with an entry known by name and type only is made again when opened.
         sublistings = listing.sublistings.compactMap { sub in
@@ -161,10 +158,7 @@ public final class KeptListing: Sendable {
     /// The attributes of the entry at `index`, numbered `number`.
     func attributes(at index: Int, number: UInt64) -> Attributes {
         let slot = slots[index]
-        var attributes = slot.shared == 0 ? firstShared! : moreShared[slot.shared - 1]
-        attributes.inode = number
-        attributes.size = slot.size
-        return attributes
+        return (slot.shared == 0 ? firstShared : moreShared[slot.shared - 1]).attributes(inode: number, size: slot.size)
     }
 
     /// The number the entry at `index` asks for (the table may give another: `NodeTable.enter`).
@@ -193,26 +187,59 @@ public final class KeptListing: Sendable {
     }
 }
 
-/// Attributes compared in every field (`Attributes ==` leaves the access and change times out).
+/// `Attributes` but the number and size (each entry's own), compared in every field (`Attributes ==`
+/// leaves the access and change times out): 56 bytes where `Attributes` takes 88, as a listing
+/// holds one in itself and a library's `ls -lR` keeps tens of thousands of listings.
 private struct SharedAttributes: Hashable {
-    let attributes: Attributes
+    /// The permission bits, and the top bit for a folder.
+    private let modeAndType: UInt32
+    private let links: UInt32
+    private let uid: UInt32
+    private let gid: UInt32
+    private let seconds: (access: Int64, modification: Int64, change: Int64)
+    private let nanoseconds: (access: Int32, modification: Int32, change: Int32)
 
-    init(_ attributes: Attributes) { self.attributes = attributes }
+    private static var folderBit: UInt32 { 1 << 31 }
+
+    /// What a listing with no entries holds.
+    static let none = SharedAttributes(modeAndType: 0, links: 0, uid: 0, gid: 0, seconds: (0, 0, 0), nanoseconds: (0, 0, 0))
+
+    private init(modeAndType: UInt32, links: UInt32, uid: UInt32, gid: UInt32,
+                 seconds: (Int64, Int64, Int64), nanoseconds: (Int32, Int32, Int32)) {
+        (self.modeAndType, self.links, self.uid, self.gid) = (modeAndType, links, uid, gid)
+        (self.seconds, self.nanoseconds) = (seconds, nanoseconds)
+    }
+
+    init(_ attributes: Attributes) {
+        precondition(attributes.permissions & Self.folderBit == 0, "permission bits only")
+        let times = [attributes.accessTime, attributes.modificationTime, attributes.changeTime]
+        self.init(modeAndType: attributes.permissions | (attributes.type == .directory ? Self.folderBit : 0),
+                  links: attributes.links, uid: attributes.uid, gid: attributes.gid,
+                  seconds: (Int64(times[0].tv_sec), Int64(times[1].tv_sec), Int64(times[2].tv_sec)),
+                  nanoseconds: (Int32(times[0].tv_nsec), Int32(times[1].tv_nsec), Int32(times[2].tv_nsec)))
+    }
+
+    /// The whole attributes of an entry numbered `inode` of `size` bytes.
+    func attributes(inode: UInt64, size: Int64) -> Attributes {
+        func time(_ seconds: Int64, _ nanoseconds: Int32) -> timespec { timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)) }
+        return Attributes(inode: inode, type: modeAndType & Self.folderBit != 0 ? .directory : .regular,
+                          permissions: modeAndType & ~Self.folderBit, size: size, links: links, uid: uid, gid: gid,
+                          accessTime: time(seconds.access, nanoseconds.access),
+                          modificationTime: time(seconds.modification, nanoseconds.modification),
+                          changeTime: time(seconds.change, nanoseconds.change))
+    }
 
     static func == (a: SharedAttributes, b: SharedAttributes) -> Bool {
-        let (x, y) = (a.attributes, b.attributes)
-        return x == y && x.accessTime.tv_sec == y.accessTime.tv_sec && x.accessTime.tv_nsec == y.accessTime.tv_nsec
-            && x.changeTime.tv_sec == y.changeTime.tv_sec && x.changeTime.tv_nsec == y.changeTime.tv_nsec
+        a.modeAndType == b.modeAndType && a.links == b.links && a.uid == b.uid && a.gid == b.gid
+            && a.seconds == b.seconds && a.nanoseconds == b.nanoseconds
     }
 
     func hash(into hasher: inout Hasher) {
-        let x = attributes
-        hasher.combine(x.type == .directory)
-        hasher.combine(x.permissions)
-        hasher.combine(x.uid)
-        hasher.combine(x.gid)
-        hasher.combine(x.modificationTime.tv_sec)
-        hasher.combine(x.modificationTime.tv_nsec)
-        hasher.combine(x.changeTime.tv_sec)
+        hasher.combine(modeAndType)
+        hasher.combine(uid)
+        hasher.combine(gid)
+        hasher.combine(seconds.modification)
+        hasher.combine(nanoseconds.modification)
+        hasher.combine(seconds.change)
     }
 }

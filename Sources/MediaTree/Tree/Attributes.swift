@@ -17,6 +17,21 @@ public struct Attributes: Sendable, Equatable {
     public var modificationTime: timespec
     public var changeTime: timespec
 
+    /// Attributes as listed; FuseBridge makes them again from what a kept listing holds.
+    public init(inode: UInt64, type: FileType, permissions: UInt32, size: Int64, links: UInt32, uid: UInt32, gid: UInt32,
+                accessTime: timespec, modificationTime: timespec, changeTime: timespec) {
+        self.inode = inode
+        self.type = type
+        self.permissions = permissions
+        self.size = size
+        self.links = links
+        self.uid = uid
+        self.gid = gid
+        self.accessTime = accessTime
+        self.modificationTime = modificationTime
+        self.changeTime = changeTime
+    }
+
     public static func == (a: Attributes, b: Attributes) -> Bool {
         a.inode == b.inode && a.type == b.type && a.permissions == b.permissions && a.size == b.size
             && a.links == b.links && a.uid == b.uid && a.gid == b.gid
