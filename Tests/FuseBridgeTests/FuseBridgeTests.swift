@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 @testable import FuseBridge
-import MediaKit
+@testable import MediaKit
 @testable import MediaTree
 import Testing
 

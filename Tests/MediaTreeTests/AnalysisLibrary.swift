@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MediaKit
+@testable import MediaKit
 @testable import MediaTree
 import Synchronization
 import SystemPackage

@@ -1,5 +1,5 @@
 import Foundation
-import MediaKit
+@testable import MediaKit
 @testable import MediaTree
 import Testing
 import TestSupport

@@ -8,12 +8,6 @@ public struct EpisodeAudio: Codable, Hashable, Sendable {
     /// The episode's length in seconds (the clock of `SceneCut.seconds`).
     public var duration: Double
 
-    public init(head: AudioFingerprint, tail: AudioFingerprint, duration: Double) {
-        self.head = head
-        self.tail = tail
-        self.duration = duration
-    }
-
     /// What is kept of an episode whose audio cannot be read for good (damaged): no fingerprint,
     /// so that it is compared with nothing and not read again at every mount.
     public static let unreadable = EpisodeAudio(head: AudioFingerprint(start: 0, itemSeconds: 0, items: []),
@@ -30,10 +24,4 @@ public struct AudioFingerprint: Codable, Hashable, Sendable {
     /// Seconds between items.
     public var itemSeconds: Double
     public var items: [UInt32]
-
-    public init(start: Double, itemSeconds: Double, items: [UInt32]) {
-        self.start = start
-        self.itemSeconds = itemSeconds
-        self.items = items
-    }
 }

@@ -19,12 +19,4 @@ public struct MediaSegment: Codable, Hashable, Sendable {
     public var foundBy: Method
     /// How many other episodes share it (0 for what a film's own pictures show).
     public var sharedWith: Int
-
-    public init(kind: Kind, start: Double, end: Double, foundBy: Method, sharedWith: Int) {
-        self.kind = kind
-        self.start = start
-        self.end = end
-        self.foundBy = foundBy
-        self.sharedWith = sharedWith
-    }
 }

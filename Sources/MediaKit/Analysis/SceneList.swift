@@ -10,13 +10,6 @@ public struct SceneList: Codable, Hashable, Sendable {
     /// The credits at the end where they are text on black (`MediaSegment.Method.textOnBlack`):
     /// one segment or none; nil in a list made before they were looked for.
     public var endCredits: [MediaSegment]?
-
-    public init(cuts: [SceneCut], frames: Int, duration: Double, endCredits: [MediaSegment]? = []) {
-        self.cuts = cuts
-        self.frames = frames
-        self.duration = duration
-        self.endCredits = endCredits
-    }
 }
 
 /// One hard cut: the first frame of the new scene.
@@ -30,10 +23,4 @@ public struct SceneCut: Codable, Hashable, Sendable {
     /// How unlike each other the frames either side of the cut are, 0 (alike) to 1: chapters made
     /// from scenes start at the strongest cut near where they are wanted.
     public var strength: Double
-
-    public init(seconds: Double, frame: Int, strength: Double) {
-        self.seconds = seconds
-        self.frame = frame
-        self.strength = strength
-    }
 }

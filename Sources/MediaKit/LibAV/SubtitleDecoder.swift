@@ -39,15 +39,21 @@ final class SubtitleDecoder {
 
     /// Decodes one packet as the source stream has it, its times shifted by `offset` (the file's
     /// start, `SourceStream.offset`) for the decoder, as the ffmpeg command shifts them, and put
-    /// back after: the stream's other sinks read the packet next.
-    /// - Throws: `MediaError.library` when the packet cannot be decoded.
-    func decode(_ packet: UnsafeMutablePointer<AVPacket>, shiftedBy offset: Int64) throws -> Subtitle? {
+    /// back after: the stream's other sinks read the packet next. A packet that cannot be decoded
+    /// is left out, as the ffmpeg command leaves it out, and counted in `skipped`.
+    /// - Returns: the subtitle; nil when the packet gives none or cannot be decoded.
+    func decode(_ packet: UnsafeMutablePointer<AVPacket>, shiftedBy offset: Int64, skipped: inout Int) -> Subtitle? {
         let saved = (packet.pointee.pts, packet.pointee.dts)
         defer { (packet.pointee.pts, packet.pointee.dts) = saved }
         let none = cav_nopts_value()
         if packet.pointee.pts != none { packet.pointee.pts -= offset }
         if packet.pointee.dts != none { packet.pointee.dts -= offset }
-        return try decode(packet)
+        do {
+            return try decode(packet)
+        } catch {
+            skipped += 1
+            return nil
+        }
     }
 
     /// Asks the decoder for what it still holds at the end of the stream, with an empty packet as

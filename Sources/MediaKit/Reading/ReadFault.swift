@@ -11,11 +11,6 @@ public struct ReadFault: Sendable, Equatable, Codable, CustomStringConvertible {
     public var offset: Int64
     public var kind: Kind
 
-    public init(offset: Int64, kind: Kind) {
-        self.offset = offset
-        self.kind = kind
-    }
-
     public enum Kind: Sendable, Equatable, Codable {
         /// The read failed with this errno (EIO from a failing disk, say).
         case failed(errno: Int32)

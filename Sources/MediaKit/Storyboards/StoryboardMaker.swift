@@ -4,8 +4,9 @@ import CAV
 /// (a kept one, else a new one), the stream's keyframe index (kept, else demuxed once), decodes
 /// the keyframes the tiles show (keyframes only), scales them (tone-mapping HDR, as thumbnails)
 /// and turns them upright, composes the sheet and writes it at its exact length.
-/// Safe to call from many threads at once; each call uses its own session.
-final class StoryboardMaker: Sendable {
+/// Safe to call from many threads at once; each call uses its own session. Its copies share the
+/// pool, the probed files and the keyframe indexes.
+struct StoryboardMaker: Sendable {
     /// The bounds of thumbnails, for the failures in a row a sheet may meet.
     let limits: ThumbnailLimits
     /// Seconds one sheet may take, the keyframe scan (once per file version) and the decoding
@@ -14,16 +15,7 @@ final class StoryboardMaker: Sendable {
     /// The thumbnails' pool: sessions for nearest keyframes serve both.
     let pool: DecodeSessionPool
     let probed: ProbedInputs?
-    let keyframes: KeyframeIndexCache
-
-    init(limits: ThumbnailLimits, timeout: Double, pool: DecodeSessionPool, probed: ProbedInputs?,
-         keyframes: KeyframeIndexCache = KeyframeIndexCache()) {
-        self.limits = limits
-        self.timeout = timeout
-        self.pool = pool
-        self.probed = probed
-        self.keyframes = keyframes
-    }
+    let keyframes = KeyframeIndexCache()
 
     /// Sheet `sheet` (0-based) of the storyboard `request` describes, in its format, exactly
     /// `StoryboardLayout.encodedSize(sheet:)` bytes (`tilePictures(for:of:request:)`).

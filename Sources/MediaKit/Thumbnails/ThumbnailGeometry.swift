@@ -8,10 +8,6 @@ public enum ThumbnailGeometry {
     public struct Size: Codable, Sendable, Hashable, CustomStringConvertible {
         public var width: Int
         public var height: Int
-        public init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-        }
         public var description: String { "\(width)x\(height)" }
     }
 

@@ -62,15 +62,8 @@ final class PictureTextSink: TrackSink {
         try deadline.check()
         let duration = packet.pointee.duration > 0
             ? av_rescale_q(packet.pointee.duration, source.timeBase, cav_time_base_q()) : nil
-        let decoded: Subtitle?
-        do {
-            decoded = try decoder.decode(packet, shiftedBy: source.offset)
-        } catch {
-            skipped += 1
-            return
-        }
         // A packet may hold part of a display set (PGS segments demuxed one by one): no subtitle yet.
-        guard let subtitle = decoded else { return }
+        guard let subtitle = decoder.decode(packet, shiftedBy: source.offset, skipped: &skipped) else { return }
         try take(subtitle, packetDuration: duration)
     }
 

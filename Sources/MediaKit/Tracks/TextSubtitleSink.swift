@@ -33,14 +33,7 @@ final class TextSubtitleSink: TrackSink {
     /// other sinks read them), and writes the subtitle it gives to every file.
     func consume(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         packetsSeen += 1
-        let subtitle: Subtitle?
-        do {
-            subtitle = try decoder.decode(packet, shiftedBy: source.offset)
-        } catch {
-            skipped += 1
-            return
-        }
-        try write(subtitle)
+        try write(decoder.decode(packet, shiftedBy: source.offset, skipped: &skipped))
     }
 
     /// Takes what the decoder still holds, then completes the files.

@@ -6,7 +6,6 @@ final class ChaptersFolder: NamedSubfolder, LastingListing {
     let spot: VersionSpot
     let listing: ChapterListing
 
-    static let kind = "chapters"
     static let madeKinds: [MadeKind] = [.chapterImages, .documents]
     static let name = MediaFolderNames.chapters
 

@@ -41,7 +41,7 @@ enum InfoDocument {
                                  fileBytes: [UInt8]? = nil) -> [UInt8] {
         encode(Document(file: file, fileBytes: fileBytes, container: info.container, streams: info.streams,
                         chapters: info.chapters, tags: info.tags, scenes: Scene.list(analysis?.scenes),
-                        segments: analysis.flatMap { $0.season != nil || !$0.shownSegments.isEmpty ? $0.shownSegments.map(Segment.init) : nil },
+                        segments: analysis.flatMap { $0.season != nil || !$0.shownSegments.isEmpty ? $0.shownSegments : nil },
                         textReadFromPictures: textRead))
             + [UInt8(ascii: "\n")]
     }
@@ -65,8 +65,9 @@ enum InfoDocument {
         /// Once the analysis looked for them: every scene's first frame, the film's first included.
         var scenes: [Scene]?
         /// Once an episode's season was compared: the intro and credits it shares; for any film,
-        /// once found, the credits on black at its end.
-        var segments: [Segment]?
+        /// once found, the credits on black at its end. Each as `MediaSegment` encodes itself
+        /// (`found_by`, `shared_with`), as in `user.mediafs.analysis`.
+        var segments: [MediaSegment]?
         /// Once its picture subtitles were read: the text files made.
         var textReadFromPictures: [TextRead]?
     }
@@ -100,23 +101,6 @@ enum InfoDocument {
 
         static func list(_ scenes: SceneList?) -> [Scene]? {
             scenes.map { [Scene(start: 0, frame: 0)] + $0.cuts.map { Scene(start: $0.seconds, frame: $0.frame) } }
-        }
-    }
-
-    /// A stretch a player may skip, and how it was found.
-    struct Segment: Encodable {
-        var kind: String
-        var start: Double
-        var end: Double
-        var foundBy: String
-        var sharedWith: Int
-
-        init(_ segment: MediaSegment) {
-            kind = segment.kind.rawValue
-            start = segment.start
-            end = segment.end
-            foundBy = segment.foundBy.rawValue
-            sharedWith = segment.sharedWith
         }
     }
 }

@@ -30,7 +30,6 @@ extension MediaSubfolder {
 /// `storyboard/`, `thumbs/`, `tracks/`): listed and resolved where the version has one, renewed
 /// by making it again for the new version, read whole by `mediafs warm`.
 protocol NamedSubfolder: MediaSubfolder, MediaFolderEntry, VersionNode {
-    static var kind: String { get }
     static var name: Name { get }
     /// This folder of `spot.version`, or nil where that version has none.
     /// - Throws: where what decides it cannot be read now (`MediaTree.chapterListing(of:)`).
@@ -38,6 +37,9 @@ protocol NamedSubfolder: MediaSubfolder, MediaFolderEntry, VersionNode {
 }
 
 extension NamedSubfolder {
+    /// Its kind of node (`NodeKey.kind`): its name, spelt once (renamed, a folder is a new kind).
+    static var kind: String { String(decoding: name.bytes, as: UTF8.self) }
+
     static var warmedNames: [Name] { [name] }
 
     static func listed(in folder: MediaFolder, tree: MediaTree) throws -> [any TreeNode] {

@@ -12,7 +12,6 @@ final class ScenesFolder: ImmediateListing, NamedSubfolder {
     /// Each scene's start, in seconds (the first scene's is 0).
     let starts: [Double]
 
-    static let kind = "scenes"
     static let madeKinds: [MadeKind] = [.thumbnails]
     static let name: Name = "scenes"
     /// Its pictures' kind of node: numbered apart from the same frame in `thumbs/`.

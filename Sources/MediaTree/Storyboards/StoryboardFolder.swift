@@ -10,7 +10,6 @@ final class StoryboardFolder: ImmediateListing, NamedSubfolder {
     let spot: VersionSpot
     let layout: StoryboardLayout
 
-    static let kind = "storyboard"
     static let madeKinds: [MadeKind] = [.storyboardSheets, .documents]
     static let name = MediaFolderNames.storyboard
 

@@ -9,7 +9,6 @@ final class ThumbsFolder: ImmediateListing, NamedSubfolder {
     let stream: MediaInfo.Stream
     let duration: Double
 
-    static let kind = "thumbs"
     static let madeKinds: [MadeKind] = [.thumbnails]
     static let name = MediaFolderNames.thumbs
 

@@ -6,7 +6,6 @@ final class TracksFolder: ImmediateListing, NamedSubfolder {
     let spot: VersionSpot
     let plan: TrackPlan
 
-    static let kind = "tracks"
     static let madeKinds: [MadeKind] = [.trackSets, .readTextSets]
     static let name = MediaFolderNames.tracks
 
