@@ -78,13 +78,13 @@ extension MediaTree {
     func analysisRequest(_ run: AnalysisRun, of facts: VersionFacts) -> AnalysisRequest {
         switch run {
         case .background:
+            // A request waiting for this analysis is served by it going on, not by its holding still.
+            let awaited: @Sendable () -> Bool = { facts.analysisWaiters.load(ordering: .relaxed) > 0 }
             return AnalysisRequest(threads: 1, yields: true, pause: { [activity, analysisQueue] in
-                try activity.waitForQuiet(unless: { facts.analysisWaiters.load(ordering: .relaxed) > 0 }) {
-                    try analysisQueue.checkStopping()
-                }
+                try activity.waitForQuiet(unless: awaited) { try analysisQueue.checkStopping() }
             }, isBusy: { [activity, analysisQueue] in
                 try analysisQueue.checkStopping()
-                return activity.isBusy && facts.analysisWaiters.load(ordering: .relaxed) == 0
+                return activity.isBusy && !awaited()
             })
         case .foreground:
             return AnalysisRequest(threads: settings.generationThreads) { [analysisQueue] in try analysisQueue.checkStopping() }
