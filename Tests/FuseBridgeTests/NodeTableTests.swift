@@ -124,6 +124,12 @@ import Testing
         }
         #expect(table.entry(NodeKey.rootNumber)?.keyHash(at: NodeKey.rootNumber) == tree.root.key.stableHash)
         #expect(table.existingNumber(for: tree.root.key) == NodeKey.rootNumber)
+        // A number forgotten inside a run of taken ones stays a tombstone, which no key's hash is
+        // taken for: not the key of that very number either.
+        table.forget(0x40, count: 1)
+        table.state.withLock { state in
+            #expect(state.slots[0x40]?.isTombstone == true && state.slots[0x40]?.keyHash(at: 0x40) == 0)
+        }
     }
 
     // MARK: Generations

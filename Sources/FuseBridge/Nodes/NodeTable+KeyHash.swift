@@ -5,7 +5,8 @@ extension NodeTable.Entry {
     /// bits of the hash its key asks for (`NodeKey.number(forHash:)`), so most entries keep only the
     /// top bit. Where the number is not what the hash asks for (the root; a number another key took
     /// first; a hash whose 63 low bits are 0 or 1, moved past the numbers FUSE reserves), the hash is
-    /// found where the entry was named (`keyHashWhereNamed`).
+    /// found where the entry was named (`keyHashWhereNamed`); so is a tombstone's (made with number
+    /// 0: it has none, and no key's hash is taken for it).
     struct KeyHashRest: RawRepresentable {
         let rawValue: UInt32
 
@@ -21,7 +22,7 @@ extension NodeTable.Entry {
 
         /// The rest of `keyHash` for an entry numbered `number`.
         init(_ keyHash: UInt64, number: UInt64) {
-            let asked = number != NodeKey.rootNumber && keyHash & Self.lowBits == number
+            let asked = number > NodeKey.rootNumber && keyHash & Self.lowBits == number
             rawValue = asked ? UInt32(keyHash >> 63) : Self.whereNamed
         }
 
