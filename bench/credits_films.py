@@ -5,7 +5,7 @@ film's own credits (mediafs's `EndCredits`). Standard library and the ffmpeg com
 Each film is shots of the real clips of footage.py (Debian packages' sample videos) and of made
 pictures, joined by hard cuts or through black (a fade out, then in), made once lossless (FFV1)
 and encoded twice as scene_films.py does: libx264's defaults and a fixed GOP (a keyframe every
-50 frames). The films with credits:
+50 frames), side by side, one a core (at most four). The films with credits:
   roll    shots, then through black a roll of names rising on black to the end;
   cards   shots, a hard cut to cards of names on black (black between), a hard cut to a scene
           after the credits, then a short card on black (not long enough to be credits);
@@ -26,6 +26,7 @@ Usage:  python3 bench/credits_films.py OUT
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import footage  # noqa: E402
@@ -123,8 +124,9 @@ def make(out, cache=None):
     else:
         texts = os.path.join(out, "texts")
         write_texts(texts)
-        result = {"films": [make_film(out, name, shots, credits, text, clips)
-                            for name, (shots, credits, text) in films(texts).items()]}
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            made = pool.map(lambda item: make_film(out, item[0], *item[1], clips), films(texts).items())
+            result = {"films": list(made)}
     with open(os.path.join(out, "credits.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1)
     return result

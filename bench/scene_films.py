@@ -9,6 +9,8 @@ hard cut, one by a dissolve (xfade) and one through black (fade out, fade in), w
 cuts. Two shots of one source far apart make a jump cut, which is one. The film is made once,
 lossless (FFV1), and encoded twice from it: with libx264's defaults (keyframes where its scene-cut
 detection puts them) and with a fixed GOP (a keyframe every 50 frames, scene-cut detection off).
+The films are made side by side, one a core (at most four): an ffmpeg at this size keeps about one
+core busy.
 
 Usage:  python3 bench/scene_films.py OUT [--bench]
         writes OUT/NAME-default.mkv, OUT/NAME-fixed.mkv for each film and OUT/films.json:
@@ -20,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import footage  # noqa: E402
@@ -152,14 +155,16 @@ def make(out, bench=False, cache=None):
     OUT's parent); returns what films.json holds."""
     os.makedirs(out, exist_ok=True)
     width, height = (640, 360) if bench else (384, 216)
-    films = [make_film(out, "patterns", PATTERNS, width, height, None)]
     clips, missing = footage.fetch(cache or os.path.dirname(os.path.abspath(out)))
+    plans = [("patterns", PATTERNS, None)]
     if clips is not None:
-        films.append(make_film(out, "real", REAL, width, height, clips))
+        plans.append(("real", REAL, clips))
         if bench:
             # A longer one: the real shots twice over, the second time from other seconds.
             later = [(join, (s, start + (0 if s.startswith("city") else 1.0), count)) for join, (s, start, count) in REAL]
-            films.append(make_film(out, "real-long", REAL + [("cut", later[0][1])] + later[1:], width, height, clips))
+            plans.append(("real-long", REAL + [("cut", later[0][1])] + later[1:], clips))
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        films = list(pool.map(lambda plan: make_film(out, plan[0], plan[1], width, height, plan[2]), plans))
     result = {"films": films}
     if missing:
         result["missing"] = missing
