@@ -202,10 +202,19 @@ final class OpenTrace {
                                    stderr: .appending(messages))
         Wait.until(10) {
             let text = (try? String(contentsOfFile: messages, encoding: .utf8)) ?? ""
-            let attached = text.split(separator: "\n").filter { $0.hasSuffix(" attached") }.count
+            let attached = text.split(separator: "\n").reduce(0) { $0 + Self.threadsAttached(by: $1) }
             let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
             return attached > 0 && attached >= threads
         }
+    }
+
+    /// The threads a line of strace's messages says it attached to: "strace: Process N attached
+    /// with T threads" (what Debian 12's strace 6.1 says for `-p` of a process with more than one
+    /// thread) counts T; "strace: Process N attached" (one thread, or a thread made after) one.
+    static func threadsAttached(by line: Substring) -> Int {
+        if line.hasSuffix(" attached") { return 1 }
+        guard line.hasSuffix(" threads"), let with = line.range(of: " attached with ") else { return 0 }
+        return Int(line[with.upperBound...].dropLast(" threads".count)) ?? 0
     }
 
     deinit { process.kill9() }
