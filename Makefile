@@ -47,7 +47,7 @@ APT_PACKAGES := pkg-config libfuse3-dev fuse3 libavformat-dev libavcodec-dev lib
 DEB_PACKAGES := dpkg-dev binutils lintian mmdebstrap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps deb-deps build mount unmount test bench deb deb-test clean
+.PHONY: help deps deb-deps build mount unmount test test-build test-media bench deb deb-test clean
 
 help:
 	@sed -n '1,10p' Makefile | sed 's/^# \{0,1\}//'
@@ -95,17 +95,34 @@ unmount:
 # Unit tests, then tests through real mounts, then the mount helper's tests. Fails if a mount the
 # tests made is left behind: they make them all under one folder of this run (MEDIAFS_TEST_FOLDER),
 # so the mounts of other programs on the machine, other test runs' too, are not counted; the
-# mount helper's tests check their own.
+# mount helper's tests check their own. The tests build while test-media makes their films.
 test: deps
-	$(SWIFT) build
+	@$(MAKE) --no-print-directory -j2 test-build test-media
 	@folder=$$(mktemp -d /tmp/mediafs-it.XXXXXX) || exit 1; \
-	echo "$(SWIFT) test (test folders under $$folder)"; \
-	MEDIAFS_TEST_FOLDER=$$folder $(SWIFT) test; status=$$?; \
+	echo "$(SWIFT) test --skip-build (test folders under $$folder)"; \
+	MEDIAFS_TEST_FOLDER=$$folder $(SWIFT) test --skip-build; status=$$?; \
 	left=$$(grep -F " $$folder/" /proc/self/mounts); \
 	if [ -n "$$left" ]; then echo "the tests left mounts behind:"; echo "$$left"; exit 1; fi; \
 	rmdir "$$folder" 2>/dev/null; exit $$status
 	bash mount-scripts/test.sh "$(CURDIR)/.build/debug/mediafs"
 	@echo "make test: all passed, no mount left behind"
+
+# The program and the tests, in one build.
+test-build:
+	$(SWIFT) build --build-tests
+
+# The films Swift Testing asks for before it runs a test (EndCreditsTests and SceneTests take their
+# cases and conditions from them): the real clips fetched with apt-get download, then the credits
+# and scene films made, as the tests' loaders would make them (the same folders, absolute: the
+# credits films' recipe names its text files), while the tests build rather than after. They are
+# kept while their recipe holds; a failure here is left to the loaders, which make them again and
+# say why.
+test-media:
+	@mkdir -p .build/test-media; start=$$SECONDS; log=.build/test-media/make-test-media.log; \
+	if { python3 bench/credits_films.py "$(CURDIR)/.build/test-media/credits" \
+	     && python3 bench/scene_films.py "$(CURDIR)/.build/test-media/scenes"; } > $$log 2>&1; \
+	then echo "test media: the credits and scene films done in $$((SECONDS - start)) s ($$log)"; \
+	else echo "test media: failed (see $$log); the tests make them again"; fi
 
 # The package builds in .build/deb, apart from the other builds (packaging/make-deb.sh).
 deb: deb-deps
