@@ -40,6 +40,15 @@ final class Frame {
         return nil
     }
 
+    /// The time of the packet the frame came from, where it had one, else `decoderTimestamp`:
+    /// for a stream whose packets all carry one (the scene analysis asks the demuxer to work them
+    /// out), each frame keeps its own, where `best_effort_timestamp` would give two frames of a
+    /// stream whose times go back the same time.
+    var packetTimestamp: Int64? {
+        let f = pointer.pointee
+        return f.pts != cav_nopts_value() ? f.pts : decoderTimestamp
+    }
+
     /// How long the frame is shown, in the stream's time base, where the packet said (else nil).
     var duration: Int64? {
         let d = pointer.pointee.pkt_duration

@@ -14,6 +14,17 @@ final class Packet {
         pointer = packet
     }
 
+    /// A packet referring to the data of `other` (kept alive while either refers to it), with its
+    /// times and flags. The corresponding C function is `av_packet_ref`.
+    /// - Throws: `MediaError.library` when out of memory.
+    convenience init(referencing other: Packet) throws {
+        try self.init()
+        let made = av_packet_ref(pointer, other.pointer)
+        guard made >= 0 else {
+            throw MediaError.library(function: "av_packet_ref", code: made, message: averrorText(made))
+        }
+    }
+
     /// Drops the data the packet refers to. The corresponding C function is `av_packet_unref`.
     func unref() {
         av_packet_unref(pointer)

@@ -27,7 +27,8 @@ extension DecodeSession {
                              look: (Frame) throws -> Look) throws -> [Int: Look] {
         let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
         let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
-        try seek(to: first)
+        var seekTo = first, step = oneSecond, landings = 0
+        try seek(to: seekTo)
         let isH264 = decoder.context.pointee.codec_id == AV_CODEC_ID_H264
         decoder.context.pointee.skip_loop_filter = isH264 && !filtered ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         defer {
@@ -37,9 +38,26 @@ extension DecodeSession {
         }
         var found: [Int: Look] = [:]
         var started = false
+        // The next group's keyframe, held back: an open group of pictures (MPEG-2, MPEG-4 Part 2)
+        // has pictures shown before its keyframe but coded after it, referring to it, and those
+        // belong to this group.
+        var nextKeyframe: Packet?, pastNextKeyframe = false
         func keep(_ frame: Frame) throws {
             guard frame.pts >= first, frame.pts <= last, let number = survey.frame(at: frame.pts) else { return }
             found[number] = try look(frame)
+        }
+        // A seek in an MPEG program stream guesses a byte position and may land past the keyframe
+        // asked for: the group would start at the next one (or find none after the last). Where
+        // the first keyframe read is later, the seek lands further back, and reading starts again.
+        var sawKeyframe = false
+        func landEarlier() throws -> Bool {
+            guard landings < 4 else { return false }
+            seekTo -= step
+            step *= 4
+            landings += 1
+            try seek(to: seekTo)
+            sawKeyframe = false
+            return true
         }
         let none = cav_nopts_value()
         let packet = try Packet()
@@ -49,6 +67,7 @@ extension DecodeSession {
             let read = av_read_frame(input.context, packet.pointer)
             if read < 0 {
                 if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
+                if !sawKeyframe, try landEarlier() { continue }
                 break
             }
             defer { packet.unref() }
@@ -59,11 +78,29 @@ extension DecodeSession {
             let isKey = p.flags & AV_PKT_FLAG_KEY != 0
             // From the group's keyframe (a seek may land a little before it) to the next keyframe.
             if !started {
-                guard isKey, time >= first else { continue }
+                guard isKey else { continue }
+                if !sawKeyframe {
+                    sawKeyframe = true
+                    if time != none, time > first, try landEarlier() { continue }
+                }
+                guard time >= first else { continue }
                 started = true
-            } else if isKey && time != none && time > last {
-                break
+            } else if isKey && time != none && time > last && !pastNextKeyframe {
+                nextKeyframe = try Packet(referencing: packet)
+                pastNextKeyframe = true
+                continue
+            } else if pastNextKeyframe {
+                // Shown after the group: it is over. Shown in it: the keyframe it refers to first.
+                guard !isKey, time != none, time <= last else { break }
+                if let held = nextKeyframe {
+                    decoder.context.pointee.skip_frame = AVDISCARD_DEFAULT
+                    try pictures.send(held, to: decoder, each: keep)
+                    nextKeyframe = nil
+                }
             }
+            // Shown before the group's keyframe, coded after it (open): the group before's, which
+            // a decoder starting here would make up in part.
+            if time != none && time < first { continue }
             let skippable = time != none && time < skipsBefore && !isKey
             decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             try pictures.send(packet, to: decoder, each: keep)

@@ -46,7 +46,7 @@ final class PictureMaker {
             if received < 0 {
                 throw MediaError.damaged(reason: "a frame of the video stream does not decode (\(averrorText(received)))")
             }
-            guard let time = frame.decoderTimestamp else {
+            guard let time = frame.packetTimestamp else {
                 throw MediaError.damaged(reason: "the decoder gave a frame without a time")
             }
             frame.pts = time

@@ -164,6 +164,10 @@ struct SceneDetector {
     /// threads, bounded by `request.timeout` for the whole analysis.
     func openSession() throws -> DecodeSession {
         let input = try InputFile.open(file.path, timeout: request.timeout, takingFrom: probed)
+        // Every packet with its presentation time, worked out from the decoding times where the
+        // container gives none (AVI): the frames then carry the times that number them, the last
+        // one the decoder gives out included.
+        input.context.pointee.flags |= AVFMT_FLAG_GENPTS
         guard let stream = input.streams.first(where: {
             $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && $0.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
         }) else { throw MediaError.noVideoStream(index: 0) }
