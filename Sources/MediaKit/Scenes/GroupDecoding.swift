@@ -29,7 +29,13 @@ extension DecodeSession {
         let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
         var seekTo = first, step = oneSecond, landings = 0
         try seek(to: seekTo)
-        let isH264 = decoder.context.pointee.codec_id == AV_CODEC_ID_H264
+        pictures.startOver()
+        let codec = decoder.context.pointee.codec_id
+        let isH264 = codec == AV_CODEC_ID_H264
+        // DivX's packed B-frames keep a B-frame in the packet of the P-frame before it, timed as
+        // the P-frame: left out with it, a frame from `exactFrom` on would be missing, and the
+        // P-frame, without the frame it swaps times with (`FrameOrder`), would take the B-frame's.
+        let skipsUnreferenced = codec != AV_CODEC_ID_MPEG4
         decoder.context.pointee.skip_loop_filter = isH264 && !filtered ? AVDISCARD_ALL : AVDISCARD_DEFAULT
         defer {
             decoder.context.pointee.skip_loop_filter = AVDISCARD_DEFAULT
@@ -56,6 +62,7 @@ extension DecodeSession {
             step *= 4
             landings += 1
             try seek(to: seekTo)
+            pictures.startOver()
             sawKeyframe = false
             return true
         }
@@ -101,9 +108,9 @@ extension DecodeSession {
             // Shown before the group's keyframe, coded after it (open): the group before's, which
             // a decoder starting here would make up in part.
             if time != none && time < first { continue }
-            let skippable = time != none && time < skipsBefore && !isKey
+            let skippable = skipsUnreferenced && time != none && time < skipsBefore && !isKey
             decoder.context.pointee.skip_frame = skippable ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-            try pictures.send(packet, to: decoder, each: keep)
+            try pictures.send(packet, to: decoder, whole: !skippable, each: keep)
         }
         try pictures.drain(decoder, each: keep)
         try input.checkReads()

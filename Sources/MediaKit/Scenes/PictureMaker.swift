@@ -7,16 +7,22 @@ final class PictureMaker {
     private let fallback = Scaler(flags: SWS_AREA)
     /// Frames decoded so far (what the analysis cost).
     private(set) var decoded = 0
+    /// The frames out of the decoder, timed in its order, until the next `drain`.
+    private var order = FrameOrder()
 
     func signature(of frame: Frame) throws -> PictureSignature {
         try PictureSignature(of: frame, fallback: fallback)
     }
 
-    /// Sends `packet` to `decoder`, handing every frame it gives out meanwhile to `each`.
+    /// Sends `packet` to `decoder`, handing every frame it gives out meanwhile to `each`, in
+    /// presentation order and timed in it (`FrameOrder`). `whole`: the decoder is not asked to
+    /// leave the packet's frame out (`AVDISCARD_NONREF`), so its frame is to come out.
     /// The corresponding C functions are `avcodec_send_packet` and `avcodec_receive_frame`.
     /// - Throws: `MediaError.damaged` for a packet that does not decode or a frame the decoder
     ///   made up in part (`Frame.isConcealed`): such a frame is not the film's.
-    func send(_ packet: Packet, to decoder: VideoDecoder, each: (Frame) throws -> Void) throws {
+    func send(_ packet: Packet, to decoder: VideoDecoder, whole: Bool = true, each: (Frame) throws -> Void) throws {
+        let time = packet.pointer.pointee.pts
+        if whole && time != cav_nopts_value() { order.sent(time) }
         while true {
             let sent = avcodec_send_packet(decoder.context, packet.pointer)
             if sent == cav_error_eagain() {
@@ -31,10 +37,18 @@ final class PictureMaker {
         }
     }
 
+    /// Forgets the frames held for their times: the decoder was emptied (a seek).
+    func startOver() {
+        order.reset()
+    }
+
     /// Gives out what the decoder still holds, then empties it for what comes next.
     func drain(_ decoder: VideoDecoder, each: (Frame) throws -> Void) throws {
         _ = avcodec_send_packet(decoder.context, nil)
         try receive(decoder, each: each)
+        order.ended()
+        while let frame = order.next() { try each(frame) }
+        order.reset()
         decoder.flush()
     }
 
@@ -54,7 +68,8 @@ final class PictureMaker {
                 throw MediaError.damaged(reason: "the frame at pts \(time) does not decode whole")
             }
             decoded += 1
-            try each(frame)
+            order.received(frame)
+            while let ready = order.next() { try each(ready) }
         }
     }
 }

@@ -37,10 +37,10 @@ extension DecodeSession {
         // A packet presented after the answer and at or before the time went to the decoder and
         // gave no frame (it did not decode): that frame, not the answer, is the one at the time.
         let target = pts(forSeconds: seconds)
-        if let lost = undecoded.filter({ $0 > answer.pts && $0 <= target }).min() {
+        if let lost = order.pending.filter({ $0 > answer.pts && $0 <= target }).min() {
             throw MediaError.noFrame(time: seconds, reason: "the frame at \(self.seconds(forPts: lost)) s does not decode (damaged, or cut by the end of the file)")
         }
-        undecoded = undecoded.filter { $0 > answer.pts }
+        order.pending = order.pending.filter { $0 > answer.pts }
         return answer
     }
 

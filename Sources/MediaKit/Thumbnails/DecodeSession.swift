@@ -88,10 +88,11 @@ final class DecodeSession: @unchecked Sendable {
     /// The end of the latest frame or packet of the stream seen since the last seek: how far
     /// the stream was read, even where keyframes-only decoding skipped the frames.
     private(set) var reachedEnd: Int64 = .min
-    /// The presentation times of the packets sent whole to the decoder since the last seek whose
-    /// frames have not come out yet (frames left out on purpose are not counted): one still here
-    /// once later frames came out did not decode.
-    var undecoded: Set<Int64> = []
+    /// The frames out of the decoder, timed in its order; its `pending` are the presentation
+    /// times of the packets sent whole since the last seek whose frames have not come out yet
+    /// (frames left out on purpose are not counted): one still there once later frames came out
+    /// did not decode.
+    var order = FrameOrder()
 
     // The current request's budget, and what it cost.
     private(set) var limits: ThumbnailLimits
@@ -155,7 +156,7 @@ final class DecodeSession: @unchecked Sendable {
     }
 
     /// The decoder has given out its last frame: the position is at the end of the stream.
-    var isDrained: Bool { drained }
+    var isDrained: Bool { drained && order.isEmpty }
 
     // MARK: Seeking and decoding
 
@@ -192,7 +193,7 @@ final class DecodeSession: @unchecked Sendable {
         lastPts = nil
         latestSkippable = nil
         reachedEnd = .min
-        undecoded = []
+        order.reset()
         needsSeek = false
         isWhereOpened = false
         awaitingKeyframe = true
@@ -210,12 +211,28 @@ final class DecodeSession: @unchecked Sendable {
         return nil
     }
 
+    /// The next frame in presentation order, timed in the decoder's order (`FrameOrder`), or nil
+    /// once the decoder is drained.
+    /// - Throws: as `decodeOne()`.
+    private func decodeNext() throws -> Frame? {
+        while true {
+            if let frame = order.next() { return frame }
+            guard let frame = try decodeOne() else {
+                guard !order.isEmpty else { return nil }
+                order.ended()
+                continue
+            }
+            order.received(frame)
+        }
+    }
+
     /// The next frame out of the decoder, reading packets as it needs them, or nil once it is
-    /// drained. Broken packets are skipped, up to `limits.maxFailuresInARow` in a row.
+    /// drained; its time is the decoder's (`Frame.decoderTimestamp`). Broken packets are skipped,
+    /// up to `limits.maxFailuresInARow` in a row.
     /// The corresponding C functions are `av_read_frame`, `avcodec_send_packet` and
     /// `avcodec_receive_frame`.
     /// - Throws: `MediaError.timedOut`, `.damaged` (too many failures, or the frame cap).
-    private func decodeNext() throws -> Frame? {
+    private func decodeOne() throws -> Frame? {
         if drained { return nil }
         while true {
             try input.deadline.check()
@@ -231,7 +248,6 @@ final class DecodeSession: @unchecked Sendable {
                 }
                 let pts = frame.decoderTimestamp ?? lastPts.map { $0 + frameDuration } ?? startPts
                 frame.pts = pts
-                undecoded.remove(pts)
                 lastPts = pts
                 reachedEnd = max(reachedEnd, pts + (frame.duration ?? frameDuration))
                 return frame
@@ -268,7 +284,7 @@ final class DecodeSession: @unchecked Sendable {
         let admitted: Admission = try decoder.keyframesOnly ? .whole : admission(of: packet.pointer)
         guard let sending = admitted.packet(readAs: packet) else { return }
         if case .whole = admitted, !decoder.keyframesOnly, p.pts != cav_nopts_value(), !isSkippable(p.pts) {
-            undecoded.insert(p.pts)
+            order.sent(p.pts)
         }
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
         let sent = avcodec_send_packet(decoder.context, sending.pointer)
@@ -282,6 +298,7 @@ final class DecodeSession: @unchecked Sendable {
     func decodeAlone(_ packet: Packet) throws -> Frame? {
         needsSeek = true
         decoder.flush()
+        order.reset()
         let sent = avcodec_send_packet(decoder.context, packet.pointer)
         guard sent >= 0 else { return nil }
         _ = avcodec_send_packet(decoder.context, nil)
