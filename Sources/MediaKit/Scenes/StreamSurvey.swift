@@ -20,8 +20,8 @@ struct StreamSurvey {
     /// - Throws: `MediaError.unreadable` where a read failed, `.damaged` where a keyframe does not
     ///   decode whole or the file is cut short, `.timedOut`, `.noFrame` for a stream without frames.
     /// Where `share` asks (another request waits for a decoder), the decoder steps aside between
-    /// two keyframes: what it holds is drained first, and a new one goes on; while reads are
-    /// served, it holds still between two keyframes (`DecoderShare.holdWhileBusy`).
+    /// two packets: what it holds is drained first, and a new one goes on; while reads are
+    /// served, it holds still between two packets (`DecoderShare.holdWhileBusy`).
     init(_ session: DecodeSession, pictures: PictureMaker, share: DecoderShare? = nil, progress: (Double) -> Void) throws {
         let input = session.input
         var decoder = session.decoder
@@ -59,7 +59,8 @@ struct StreamSurvey {
             packets.append((time, Int(p.size), isKey))
             readCount += 1
             if readCount % 256 == 0 { progress(Double(max(0, p.pos)) / Double(max(1, input.source.size))) }
-            guard isKey else { continue }
+            // At every packet, not only at keyframes: between two, the reading goes on (a film's
+            // whole length is read), and a read being served is to have the disk to itself.
             do {
                 try share?.holdWhileBusy()
             } catch is DecoderShare.SteppedAside {
@@ -68,6 +69,7 @@ struct StreamSurvey {
                 decoder = session.decoder
                 decoder.keyframesOnly = true
             }
+            guard isKey else { continue }
             sentKeys.insert(time)
             try pictures.send(packet, to: decoder, each: keep)
         }
