@@ -50,6 +50,27 @@ import TestSupport
         #expect(pool.busy.now == 0 && pool.busy.bytes == 0)
     }
 
+    /// The background analysis's reservation yields: a request beside it is not counted as beside
+    /// another decoder (it gets frame threads, the analysis holding still meanwhile) where their
+    /// frames fit in the budget left; beside another request it gets one thread.
+    @Test func aReservationBesideTheBackgroundGetsFrameThreadsWhereTheyFit() throws {
+        let pool = DecodeSessionPool(capacity: 2, idleBudget: 0, busyBudget: 100)
+        let background = try #require(pool.reserveIfFree(30, yields: true))
+        let read = try pool.reserve(20, deadline: Deadline(seconds: 1))
+        #expect(read.othersBusy == 0 && read.besideYielding && read.room == 50)
+        #expect(read.decoderThreads(growth: 50) == VideoDecoder.maxThreads)
+        #expect(read.decoderThreads(growth: 51) == 1, "frame threads past the budget beside the analysis")
+        let other = try pool.reserve(10, deadline: Deadline(seconds: 1))
+        #expect(other.othersBusy == 1 && other.decoderThreads(growth: 0) == 1)
+        pool.release(background)
+        pool.release(read)
+        pool.release(other)
+        #expect(pool.busy.now == 0 && pool.busy.bytes == 0)
+        let alone = try pool.reserve(10, deadline: Deadline(seconds: 1))
+        #expect(!alone.besideYielding && alone.decoderThreads(growth: 1_000) == VideoDecoder.maxThreads)
+        pool.release(alone)
+    }
+
     /// Idle sessions past the idle budget sleep, least recently used first, and wake with a
     /// decoder when taken again; the frame they give is the same.
     @Test func idleSessionsPastTheBudgetSleep() throws {

@@ -26,7 +26,7 @@ final class DecoderShare {
             let bytes = session.memoryEstimate(threads: threads)
             if request.yields {
                 while reservation == nil {
-                    reservation = pool.reserveIfFree(bytes)
+                    reservation = pool.reserveIfFree(bytes, yields: true)
                     if reservation == nil {
                         try request.pause()
                         try session.input.deadline.check()

@@ -53,9 +53,11 @@ final class DecodeSessionPool: Sendable {
     private struct State {
         /// Least recently used first.
         var idle: [Idle] = []
-        /// Bytes reserved by the sessions decoding, and how many they are.
+        /// Bytes reserved by the sessions decoding, and how many they are; how many of them yield
+        /// to the others (the background analysis's, which holds still while requests are served).
         var busyBytes = 0
         var busy = 0
+        var yielding = 0
         /// The requests waiting for the busy budget, first come first.
         var waiting: [Waiter] = []
         /// The most bytes reserved at once, and the most sessions decoding at once.
@@ -188,8 +190,24 @@ final class DecodeSessionPool: Sendable {
     /// A claim on the busy budget, given back with `release(_:)`.
     struct Reservation: Sendable {
         let bytes: Int
-        /// How many sessions were decoding when it was granted (this one not counted).
+        /// How many sessions were decoding when it was granted (this one not counted), those that
+        /// yield to it left out: they hold still while it decodes.
         let othersBusy: Int
+        /// Whether sessions that yield were decoding when it was granted.
+        let besideYielding: Bool
+        /// Bytes of the budget left when it was granted (its own counted).
+        let room: Int
+        /// Whether its session yields to the others (`reserveIfFree(_:yields:)`).
+        let yields: Bool
+
+        /// The threads for a decoder woken under it, whose frame threads would take `growth` more
+        /// bytes than reserved: frame threads help only while the cores are otherwise free (beside
+        /// other decoders they add frames, memory, and no speed); beside sessions that yield,
+        /// which hold still meanwhile, the cores are free, and it gets them where their frames fit
+        /// in what is left of the budget. Else one.
+        func decoderThreads(growth: Int) -> Int {
+            othersBusy == 0 && (!besideYielding || growth <= room) ? VideoDecoder.maxThreads : 1
+        }
     }
 
     /// Waits until `bytes` more fit in `busyBudget` beside the sessions decoding (or none is
@@ -224,10 +242,12 @@ final class DecodeSessionPool: Sendable {
 
     /// Reserves `bytes` if they fit in `busyBudget` now (or nothing is decoding), with nobody
     /// waiting; nil otherwise (for a decoder that is an extra, which must not wait behind its own
-    /// request's, and for the background analysis, which waits for nobody's).
-    func reserveIfFree(_ bytes: Int) -> Reservation? {
+    /// request's, and for the background analysis, which waits for nobody's). `yields`: its
+    /// session holds still while others decode (the background analysis), so they do not count it
+    /// among the sessions decoding beside them (`Reservation.othersBusy`).
+    func reserveIfFree(_ bytes: Int, yields: Bool = false) -> Reservation? {
         state.withLock { s in
-            s.waiting.isEmpty && (s.busy == 0 || s.busyBytes + bytes <= busyBudget) ? grant(bytes, in: &s) : nil
+            s.waiting.isEmpty && (s.busy == 0 || s.busyBytes + bytes <= busyBudget) ? grant(bytes, yields: yields, in: &s) : nil
         }
     }
 
@@ -236,6 +256,7 @@ final class DecodeSessionPool: Sendable {
         state.withLock { s in
             s.busyBytes -= reservation.bytes
             s.busy -= 1
+            if reservation.yields { s.yielding -= 1 }
             admitWaiting(&s)
         }
     }
@@ -257,16 +278,20 @@ final class DecodeSessionPool: Sendable {
             s.peakBusyBytes = max(s.peakBusyBytes, s.busyBytes)
             admitWaiting(&s)
         }
-        return Reservation(bytes: bytes, othersBusy: reservation.othersBusy)
+        return Reservation(bytes: bytes, othersBusy: reservation.othersBusy, besideYielding: reservation.besideYielding,
+                           room: reservation.room - (bytes - reservation.bytes), yields: reservation.yields)
     }
 
-    private func grant(_ bytes: Int, in s: inout State) -> Reservation {
-        let others = s.busy
+    private func grant(_ bytes: Int, yields: Bool = false, in s: inout State) -> Reservation {
+        let others = s.busy - s.yielding
+        let besideYielding = s.yielding > 0
         s.busy += 1
+        if yields { s.yielding += 1 }
         s.busyBytes += bytes
         s.peakBusy = max(s.peakBusy, s.busy)
         s.peakBusyBytes = max(s.peakBusyBytes, s.busyBytes)
-        return Reservation(bytes: bytes, othersBusy: others)
+        return Reservation(bytes: bytes, othersBusy: others, besideYielding: besideYielding,
+                           room: busyBudget - s.busyBytes, yields: yields)
     }
 
     /// Sessions decoding now, and the most at once so far; bytes reserved now, and the most at once.

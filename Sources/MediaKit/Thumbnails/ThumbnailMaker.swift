@@ -62,9 +62,8 @@ final class ThumbnailMaker: Sendable {
         let upright: RGBImage, frameTime: Double, isKeyframe: Bool
         do {
             if !session.isAwake {
-                // Frame threads help a decoder only while the cores are otherwise free: beside
-                // other decoders they add frames (memory) and no speed.
-                try session.wake(threads: reservation.othersBusy == 0 ? VideoDecoder.maxThreads : 1)
+                let growth = session.memoryEstimate(threads: VideoDecoder.maxThreads) - reservation.bytes
+                try session.wake(threads: reservation.decoderThreads(growth: growth))
                 reservation = pool.resize(reservation, to: session.memoryEstimate())
             }
             let frame = request.pick == .exact
