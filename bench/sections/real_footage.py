@@ -4,7 +4,6 @@ budget reached for the listed thumbnails, the chapter images, the storyboard she
 contact sheet, their bytes against PNG, the padding, and the bytes libjpeg itself needs for the
 thumbnails at qualities 80 and 90 (what the budget's constants come from)."""
 
-import errno
 import os
 import shutil
 import statistics
@@ -57,24 +56,19 @@ def run(bench):
     if cjpeg is None:
         bench.note(ID, "cjpeg is missing (Debian libjpeg-turbo-progs): the Needs columns are left out")
 
-    found, refused = {}, []
+    found = {}
     with bench.mount(source, ID) as m:
         for name, what in clips:
             film = m.path(name)
             chapters = film if name == FILM else m.path("chapters", name + ".mkv")
-            found[name] = measure(film, chapters, cjpeg, refused)
+            found[name] = measure(film, chapters, cjpeg)
         bench.peak_rss(m, "daemon after the real footage section")
-    if refused:
-        bench.note(ID, "chapter images the mount answered EIO, left out of the figures: " + ", ".join(refused)
-                   + " (a frame whose time the file cannot tell: the Matroska copy `ffmpeg -c copy` makes of an AVI "
-                   "with DivX packed B-frames puts pairs of frames out of order)")
     record(bench, clips, source, found, cjpeg)
 
 
-def measure(film, chapter_film, cjpeg, refused):
+def measure(film, chapter_film, cjpeg):
     """{kind: [image, ...]} of one clip; each image a dict of its JPEG's quality, bytes, padding,
-    its PNG twin's bytes (None where there is none), and for thumbnails the PSNR and needs. A
-    chapter image the mount answers EIO for (exact or an error) is named in `refused`."""
+    its PNG twin's bytes (None where there is none), and for thumbnails the PSNR and needs."""
     kinds = {kind: [] for kind in KINDS}
     thumbs = os.path.join(film, "thumbs")
     for name in sorted(n for n in os.listdir(thumbs) if n.endswith(".png")):
@@ -85,13 +79,8 @@ def measure(film, chapter_film, cjpeg, refused):
         kinds["thumbnails"].append(image)
     listed = os.path.join(chapter_film, "chapters")
     if os.path.isdir(listed):
-        for n in sorted(n for n in os.listdir(listed) if n[:1].isdigit() and n.endswith(".png")):
-            try:
-                kinds["chapter images"].append(pair(os.path.join(listed, n[:-4])))
-            except OSError as error:
-                if error.errno != errno.EIO:
-                    raise
-                refused.append(f"`{os.path.basename(chapter_film)}/chapters/{n[:-4]}`")
+        kinds["chapter images"] = [pair(os.path.join(listed, n[:-4])) for n in sorted(os.listdir(listed))
+                                   if n[:1].isdigit() and n.endswith(".png")]
     board = os.path.join(film, "storyboard")
     kinds["storyboard sheets"] = [jpeg(os.path.join(board, n)) for n in sorted(os.listdir(board)) if n.endswith(".jpg")]
     kinds["contact sheet"] = [pair(os.path.join(film, "contact-sheet"))]
