@@ -200,39 +200,14 @@ final class DecodeSession: @unchecked Sendable {
         seeks += 1
     }
 
-    /// The next decoded frame in presentation order that can be shown (after a seek, from the
-    /// first keyframe on), or nil at the end of the stream.
-    func decodeNextShowable() throws -> Frame? {
-        while let frame = try decodeNext() {
-            if awaitingKeyframe && !frame.isKeyframe { continue }
-            awaitingKeyframe = false
-            return frame
-        }
-        return nil
-    }
-
-    /// The next frame in presentation order, timed in the decoder's order (`FrameOrder`), or nil
-    /// once the decoder is drained.
-    /// - Throws: as `decodeOne()`.
-    private func decodeNext() throws -> Frame? {
-        while true {
-            if let frame = order.next() { return frame }
-            guard let frame = try decodeOne() else {
-                guard !order.isEmpty else { return nil }
-                order.ended()
-                continue
-            }
-            order.received(frame)
-        }
-    }
-
     /// The next frame out of the decoder, reading packets as it needs them, or nil once it is
-    /// drained; its time is the decoder's (`Frame.decoderTimestamp`). Broken packets are skipped,
-    /// up to `limits.maxFailuresInARow` in a row.
+    /// drained; its time is the decoder's (`Frame.decoderTimestamp`), before `decodeNext()` times
+    /// it in the decoder's order. Broken packets are skipped, up to `limits.maxFailuresInARow` in
+    /// a row.
     /// The corresponding C functions are `av_read_frame`, `avcodec_send_packet` and
     /// `avcodec_receive_frame`.
     /// - Throws: `MediaError.timedOut`, `.damaged` (too many failures, or the frame cap).
-    private func decodeOne() throws -> Frame? {
+    func decodeOne() throws -> Frame? {
         if drained { return nil }
         while true {
             try input.deadline.check()

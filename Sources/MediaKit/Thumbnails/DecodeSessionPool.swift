@@ -187,29 +187,6 @@ final class DecodeSessionPool: Sendable {
 
     // MARK: Sessions decoding
 
-    /// A claim on the busy budget, given back with `release(_:)`.
-    struct Reservation: Sendable {
-        let bytes: Int
-        /// How many sessions were decoding when it was granted (this one not counted), those that
-        /// yield to it left out: they hold still while it decodes.
-        let othersBusy: Int
-        /// Whether sessions that yield were decoding when it was granted.
-        let besideYielding: Bool
-        /// Bytes of the budget left when it was granted (its own counted).
-        let room: Int
-        /// Whether its session yields to the others (`reserveIfFree(_:yields:)`).
-        let yields: Bool
-
-        /// The threads for a decoder woken under it, whose frame threads would take `growth` more
-        /// bytes than reserved: frame threads help only while the cores are otherwise free (beside
-        /// other decoders they add frames, memory, and no speed); beside sessions that yield,
-        /// which hold still meanwhile, the cores are free, and it gets them where their frames fit
-        /// in what is left of the budget. Else one.
-        func decoderThreads(growth: Int) -> Int {
-            othersBusy == 0 && (!besideYielding || growth <= room) ? VideoDecoder.maxThreads : 1
-        }
-    }
-
     /// Waits until `bytes` more fit in `busyBudget` beside the sessions decoding (or none is
     /// decoding), and reserves them. Requests are served in order.
     /// - Throws: `MediaError.timedOut` when `deadline` passes first.
@@ -278,8 +255,7 @@ final class DecodeSessionPool: Sendable {
             s.peakBusyBytes = max(s.peakBusyBytes, s.busyBytes)
             admitWaiting(&s)
         }
-        return Reservation(bytes: bytes, othersBusy: reservation.othersBusy, besideYielding: reservation.besideYielding,
-                           room: reservation.room - (bytes - reservation.bytes), yields: reservation.yields)
+        return reservation.resized(to: bytes)
     }
 
     private func grant(_ bytes: Int, yields: Bool = false, in s: inout State) -> Reservation {
