@@ -27,8 +27,8 @@ extension DecodeSession {
                              look: (Frame) throws -> Look) throws -> [Int: Look] {
         let first = survey.times[frames.lowerBound], last = survey.times[frames.upperBound]
         let skipsBefore = survey.times[min(exactFrom, frames.upperBound)]
-        var seekTo = first, step = oneSecond, landings = 0
-        try seek(to: seekTo)
+        var landing = EarlierLanding(first: first, start: startPts, oneSecond: oneSecond)
+        try seek(to: first)
         pictures.startOver()
         let codec = decoder.context.pointee.codec_id
         let isH264 = codec == AV_CODEC_ID_H264
@@ -56,11 +56,8 @@ extension DecodeSession {
         // asked for: the group would start at the next one (or find none after the last). Where
         // the first keyframe read is later, the seek lands further back, and reading starts again.
         var sawKeyframe = false
-        func landEarlier() throws -> Bool {
-            guard landings < 4 else { return false }
-            seekTo -= step
-            step *= 4
-            landings += 1
+        func landEarlier(landed: Int64?) throws -> Bool {
+            guard let seekTo = landing.next(landed: landed) else { return false }
             try seek(to: seekTo)
             pictures.startOver()
             sawKeyframe = false
@@ -74,7 +71,7 @@ extension DecodeSession {
             let read = av_read_frame(input.context, packet.pointer)
             if read < 0 {
                 if read == cav_error_exit() || input.deadline.hasPassed { throw MediaError.timedOut(seconds: input.deadline.seconds) }
-                if !sawKeyframe, try landEarlier() { continue }
+                if !sawKeyframe, try landEarlier(landed: nil) { continue }
                 break
             }
             defer { packet.unref() }
@@ -88,7 +85,7 @@ extension DecodeSession {
                 guard isKey else { continue }
                 if !sawKeyframe {
                     sawKeyframe = true
-                    if time != none, time > first, try landEarlier() { continue }
+                    if time != none, time > first, try landEarlier(landed: time) { continue }
                 }
                 guard time >= first else { continue }
                 started = true

@@ -106,22 +106,16 @@ extension DecodeSession {
         return false
     }
 
-    /// Seeks so that decoding forward reaches `target` from a frame at or before it. Demuxers
-    /// land where their index or search says, which is not always a keyframe shown at or before
-    /// the target (MP4 indexes decode times; an MPEG program stream is searched by packet times,
-    /// landing after the keyframe it wanted, or past the last one near the end). Then this seeks
-    /// again, earlier (1 s, then 4 s, 16 s before), until a first frame at or before the target
-    /// is decoded, or a seek went before the start.
+    /// Seeks so that decoding forward reaches `target` from a frame at or before it: again,
+    /// earlier, where the demuxer landed after it (`EarlierLanding`).
     private func seekBefore(_ target: Int64) throws {
-        var seekTo = max(target, startPts)
-        var step = oneSecond
-        for _ in 0..<4 {
-            try seek(to: seekTo)
+        var landing = earlierLanding(before: target)
+        var seekTo: Int64? = landing.seekTo
+        while let to = seekTo {
+            try seek(to: to)
             next = try decodeNextShowable()
             if let first = next, first.pts <= target { return }
-            if seekTo < startPts { return }
-            seekTo = min(seekTo, next?.pts ?? seekTo) - step
-            step *= 4
+            seekTo = landing.next(landed: next?.pts)
         }
     }
 
@@ -178,10 +172,10 @@ extension DecodeSession {
         }
         var before: Frame?
         var after: Frame?
-        var seekTo = max(target, startPts)
-        var step = oneSecond
-        for _ in 0..<4 {
-            try seek(to: seekTo)
+        var landing = earlierLanding(before: target)
+        var seekTo: Int64? = landing.seekTo
+        while let to = seekTo {
+            try seek(to: to)
             let first = try nextKeyframe()
             if let first, first.pts <= target {
                 before = first
@@ -189,9 +183,7 @@ extension DecodeSession {
             }
             // Landed after the time, or after the last keyframe: look further back.
             if let first { after = first }
-            if seekTo < startPts { break }
-            seekTo = min(seekTo, first?.pts ?? seekTo) - step
-            step *= 4
+            seekTo = landing.next(landed: first?.pts)
         }
         if let found = before, !indexShowsNearest(found, to: target) {
             after = nil
