@@ -92,6 +92,24 @@ import TestSupport
         #expect(precision >= 0.98 && recall >= 0.98)
     }
 
+    /// A film encoded with the encoder's defaults, its cuts all at keyframes its scene-cut detection
+    /// placed (whatever its packets' sizes hint): found by decoding its reference frames, once,
+    /// and its keyframes in the first pass; no frame besides.
+    @Test func cutsAtPlacedKeyframesCostTheReferenceFrames() throws {
+        let film = try #require(try SceneFilms.films().films.first { $0.name == "patterns" })
+        let file = try #require(film.files.first { $0.hasSuffix("-default.mkv") })
+        func count(_ options: [String]) throws -> Int {
+            let decoded = try Command.run(["ffmpeg", "-nostdin", "-v", "error"] + options + ["-i", SceneFilms.path(file),
+                                          "-map", "0:v", "-f", "framemd5", "-"], timeout: 60)
+            try #require(decoded.succeeded, "\(decoded)")
+            return decoded.stdout.split(separator: "\n").count { !$0.hasPrefix("#") }
+        }
+        let references = try count(["-skip_frame", "noref"]), keyframes = try count(["-skip_frame", "nokey"])
+        let (list, cost) = try SceneDetector(file: SceneFilms.mediaFile(file), request: AnalysisRequest(), probed: nil).run()
+        #expect(list.cuts.map(\.frame) == film.cuts)
+        #expect(cost.decoded <= references + keyframes, "decoded \(cost.decoded); reference frames \(references), keyframes \(keyframes)")
+    }
+
     /// A read failing part way (a failing disk) fails the analysis, never a list short of cuts.
     @Test func aFailingReadFailsTheAnalysis() throws {
         let film = try #require(try SceneFilms.films().films.first { $0.name == "patterns" })

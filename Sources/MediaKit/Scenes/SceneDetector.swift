@@ -11,15 +11,16 @@ import SystemPackage
 ///    intra-coded P-frame: `spike`). Any other group is continuous.
 /// 3. Each group that may hold one is decoded from its keyframe (`groupSignatures`). Where only
 ///    the sizes hint: reference frames alone up to a few frames before the spike, every frame
-///    from there. Where the keyframes differ with a spike: every frame, in one pass (its
-///    reference frames, which cost most, decoded once). Where they differ without one: first its
-///    reference frames alone (`AVDISCARD_NONREF`, about half of them), with the next keyframe
+///    from there. Where the keyframes differ, the next one periodic (the stream's longest
+///    interval, met more than once: a fixed GOP), with a spike: every frame, in one pass (its
+///    reference frames, which cost most, decoded once). Where they differ otherwise (without a
+///    spike, or the next keyframe placed early, where sizes hint less than its placing): first
+///    its reference frames alone (`AVDISCARD_NONREF`, about half of them), with the next keyframe
 ///    after them (`suspectedCuts`); nothing more where no step between them stands out (motion);
 ///    the cut at the next keyframe where the step into it stands out and the encoder placed it
-///    early (before the stream's longest interval between keyframes: its scene-cut detection puts
-///    the keyframe at a cut's first frame, as x264, x265, libvpx and the hardware encoders do; a
-///    periodic one proves nothing); else every frame from the reference frame before the step.
-///    `request.pause()` runs between groups.
+///    early (its scene-cut detection puts the keyframe at a cut's first frame, as x264, x265,
+///    libvpx and the hardware encoders do; a periodic one proves nothing); else every frame from
+///    the reference frame before the step. `request.pause()` runs between groups.
 /// 4. `CutRule` picks the cuts among the steps between consecutive frames decoded.
 /// 5. `EndCredits` looks among the keyframes' tones for credits on black at the end.
 struct SceneDetector {
@@ -52,7 +53,12 @@ struct SceneDetector {
         var signatures = survey.signatures
         let keys = survey.keyframes
         var cost = Cost(frames: survey.times.count, groups: keys.count)
-        let longest = zip(keys, keys.dropFirst()).map { $1 - $0 }.max() ?? 0
+        // The encoder's periodic keyframes: its longest interval, met again and again. A longest
+        // interval met once is a shot's (a film whose shots are all shorter than the encoder's
+        // interval), its next keyframe placed at a cut.
+        let intervals = zip(keys, keys.dropFirst()).map { $1 - $0 }
+        let longest = intervals.max() ?? 0
+        let periodic = intervals.count(where: { $0 == longest }) > 1 ? longest : .max
         var placed: [(frame: Int, strength: Double)] = []
         for (j, key) in keys.enumerated() {
             try request.pause()
@@ -65,7 +71,11 @@ struct SceneDetector {
             let spiked = spikes(in: key + 1...end, survey)
             guard differs || !spiked.isEmpty else { continue }
             var exactFrom = differs ? key : max(key, spiked.min()! - 4)
-            if spiked.isEmpty {
+            // Placed early, the next keyframe is most likely at the cut: its reference frames are
+            // likely all it takes, whatever the sizes hint (a film's sizes may rise and fall at
+            // every other frame, as where its frames were doubled).
+            let placedEarly = next.map { $0 - key < periodic } ?? false
+            if spiked.isEmpty || (differs && placedEarly) {
                 // Keyframes apart and no hint where: its reference frames first (about half of
                 // them), then every frame only from the reference frame before a step between
                 // them (or into the next keyframe) that stands out. To the group's end: a second
@@ -77,7 +87,7 @@ struct SceneDetector {
                 cost.groupsDecoded += 1
                 if let next { references[next] = survey.signatures[next]! }
                 guard let suspect = suspectedCuts(among: references).first else { continue }
-                if let next, suspect.frame == next, next - key < longest {
+                if let next, suspect.frame == next, placedEarly {
                     // Into a keyframe its encoder placed early: its scene-cut detection put it at
                     // the cut's first frame.
                     placed.append((next, suspect.strength))
