@@ -15,6 +15,8 @@ Environment:
   BENCH_PROBE_RUNS   fresh mounts timed for the first, probing listing (default 3; 1 with BENCH_SMALL)
   BENCH_LIBRARY_SIZE media files in the library section (default 10000)
   BENCH_FILMS        distinct films in the films section (default 2000; 200 with BENCH_SMALL)
+  BENCH_ANALYSIS_FILMS  distinct films in the analysis section's library (default 10000; 200
+                     with BENCH_SMALL); the smaller of the two libraries is hard links to the larger
   BENCH_MEDIA_DIR    where the media is made and kept between runs (default .bench-media)
   BENCH_MOUNT_OPTS   passed to `mediafs mount -o`
   BENCH_TIMEOUT      bound, in seconds, on any one command run against a mount (default 600)
@@ -54,6 +56,7 @@ class Bench(Results):
     mode        "full" or "small"       media      the media folder (made by scripts/make-media.sh)
     runs        runs per figure         probe_runs fresh mounts for a first, probing listing
     library_size  media files in the library section    films  distinct films in the films section
+    analysis_films  distinct films in the analysis section
     work        this run's folder, beside the media (same file system), removed at the end
     can_drop    whether the page cache can be emptied (root)
     timeout     bound on any one command
@@ -222,6 +225,7 @@ def main(argv):
     bench = Bench(results_path, root=ROOT, bin=bin_path, mode=mode, small=small, media=media_folder, work=work,
                   runs=env_int("BENCH_RUNS", 3 if small else 7), probe_runs=env_int("BENCH_PROBE_RUNS", 1 if small else 3),
                   library_size=env_int("BENCH_LIBRARY_SIZE", 10000), films=env_int("BENCH_FILMS", 200 if small else 2000),
+                  analysis_films=env_int("BENCH_ANALYSIS_FILMS", 200 if small else 10000),
                   mount_opts=os.environ.get("BENCH_MOUNT_OPTS", ""),
                   timeout=float(os.environ.get("BENCH_TIMEOUT") or 600), can_drop=can_drop, page_cache=page_cache)
 

@@ -3,7 +3,7 @@
 The test media is made once by scripts/make-media.sh (full or --small) and kept between runs;
 the libraries are hard links to it, made in the run's work folder (beside the media, on the same
 file system) and removed with it; the library of distinct films (`distinct_films`) is made once
-beside the media and kept between runs too."""
+beside the media and kept between runs too, a smaller one as hard links to a larger."""
 
 import concurrent.futures
 import os
@@ -236,16 +236,62 @@ def _remux_command(seed_path, outputs):
     return argv
 
 
-def distinct_films(cache, media, mode, count):
+def distinct_films(cache, media, mode, count, largest=0):
     """Makes (or finds complete) CACHE/MODE-films/COUNT/: `count` distinct films in folders of
     FILMS_PER_SHELF, remuxed from the seeds in turn, each with a title of its own. Returns
-    (that folder, [relative paths of the films]). Kept between runs; made anew when the recipe
-    changes. Each batch is written under temporary names and renamed when its ffmpeg process
-    succeeded, so an interrupted run leaves no half-written film."""
+    (that folder, [relative paths of the films]). Where another section wants a larger library
+    (`largest`), or one was made before, that one is made (or kept) and this one holds hard links
+    to its first `count` films (the same shelves, no second copy of the bytes). Kept between runs;
+    made anew when the recipe changes."""
     top = os.path.join(cache, f"{mode}-films")
+    # A larger library made before serves as well (no films made again for a smaller run).
+    largest = max([count, largest] + _complete_libraries(top))
+    whole, names = _films_library(media, top, largest)
+    if count == largest:
+        return whole, names
     folder = os.path.join(top, str(count))
     stamp_path = os.path.join(folder, ".stamp")
-    stamp = f"films v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
+    stamp = f"links to {largest} v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
+    names = names[:count]
+    try:
+        with open(stamp_path, encoding="utf-8") as f:
+            if f.read() == stamp:
+                return folder, names
+    except OSError:
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
+    for name in names:
+        os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
+        os.link(os.path.join(whole, name), os.path.join(folder, name))
+    with open(stamp_path, "w", encoding="utf-8") as f:
+        f.write(stamp)
+    return folder, names
+
+
+def _library_stamp(count):
+    return f"films v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
+
+
+def _complete_libraries(top):
+    """The counts of the libraries under `top` made whole by this recipe."""
+    counts = []
+    for entry in os.listdir(top) if os.path.isdir(top) else []:
+        try:
+            with open(os.path.join(top, entry, ".stamp"), encoding="utf-8") as f:
+                if entry.isdigit() and f.read() == _library_stamp(int(entry)):
+                    counts.append(int(entry))
+        except OSError:
+            pass
+    return counts
+
+
+def _films_library(media, top, count):
+    """Makes (or finds complete) TOP/COUNT/, the films of `distinct_films`. Each batch is written
+    under temporary names and renamed when its ffmpeg process succeeded, so an interrupted run
+    leaves no half-written film."""
+    folder = os.path.join(top, str(count))
+    stamp_path = os.path.join(folder, ".stamp")
+    stamp = _library_stamp(count)
     names = [film_name(i, FILM_SEEDS[i % len(FILM_SEEDS)][0]) for i in range(count)]
     try:
         with open(stamp_path, encoding="utf-8") as f:
@@ -253,7 +299,7 @@ def distinct_films(cache, media, mode, count):
                 return folder, names
     except OSError:
         pass
-    # One library at a time is kept: another count or recipe replaces it.
+    # One library at a time is kept (with its views): another count or recipe replaces it.
     shutil.rmtree(top, ignore_errors=True)
     seeds_folder = os.path.join(top, "seeds")
     os.makedirs(seeds_folder)

@@ -26,7 +26,8 @@ def ffprobe_sample(names):
 
 
 def run(bench):
-    folder, names = media.distinct_films(os.path.dirname(bench.media), bench.media, bench.mode, bench.films)
+    folder, names = media.distinct_films(os.path.dirname(bench.media), bench.media, bench.mode, bench.films,
+                                         largest=max(bench.films, bench.analysis_films))
     count = len(names)
     cpus = os.cpu_count() or 1
     paths = [os.path.join(folder, n) for n in names]
