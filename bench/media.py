@@ -207,8 +207,8 @@ def build_big_library(lib, media, size):
 # A library of distinct films
 
 # What each film is remuxed from: a film of the media set and the seconds kept from its start
-# (short, so that thousands of films stay a few gigabytes and are written in a minute or two:
-# probing reads a file's header and its first seconds, whatever its length). Film N is seed
+# (short, so that ten thousand films fit beside the media and are written in minutes: probing
+# reads a file's header and its first seconds, whatever its length). Film N is seed
 # N mod len(FILM_SEEDS), copied with `ffmpeg -c copy -metadata title=…`: every film is a file of its
 # own with bytes of its own, to be probed (hard links would be one file probed once).
 FILM_SEEDS = [("feature-1080p.mp4", 8), ("movie-1080p.mkv", 8), ("clips/clip-vp9.webm", 8),
