@@ -88,8 +88,8 @@ struct SceneDetector {
                 if let next { references[next] = survey.signatures[next]! }
                 guard let suspect = suspectedCuts(among: references).first else { continue }
                 if let next, suspect.frame == next, placedEarly {
-                    // Into a keyframe its encoder placed early: its scene-cut detection put it at
-                    // the cut's first frame.
+                    // Into a keyframe its encoder placed early (from the frame before it, decoded
+                    // whole): its scene-cut detection put it at the cut's first frame.
                     placed.append((next, suspect.strength))
                     continue
                 }

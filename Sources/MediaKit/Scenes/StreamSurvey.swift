@@ -37,7 +37,11 @@ struct StreamSurvey {
         func keep(_ frame: Frame) throws {
             keyframePictures[frame.pts] = (try pictures.signature(of: frame), PictureTone(of: frame))
         }
-        var sentKeys: Set<Int64> = []
+        // Each keyframe's picture at its own packet's time: an H.264 decoder given keyframes
+        // alone may give them out of order (an open GOP's keyframe before the IDR frame before
+        // it), where `FrameOrder` would swap their times. DivX's packed B-frames, whose packets
+        // carry other frames' times, are timed by the order the decoder gives them out.
+        let timesByOrder = decoder.context.pointee.codec_id == AV_CODEC_ID_MPEG4
         var readCount = 0
         while true {
             try input.deadline.check()
@@ -70,8 +74,7 @@ struct StreamSurvey {
                 decoder.keyframesOnly = true
             }
             guard isKey else { continue }
-            sentKeys.insert(time)
-            try pictures.send(packet, to: decoder, each: keep)
+            try pictures.send(packet, to: decoder, whole: timesByOrder, each: keep)
         }
         try pictures.drain(decoder, each: keep)
         try input.checkReads()

@@ -80,6 +80,9 @@ final class DecodeSession: @unchecked Sendable {
     /// Reading reached the end of the input (or a read failed) since the last seek.
     private(set) var inputEnded = false
     private var drained = false
+    /// A keyframe was sent alone, with the end of the input after it, in keyframes-only
+    /// decoding: the decoder's end is that keyframe's, not the stream's (`sendsKeyframesAlone`).
+    private var drainingKeyframe = false
     /// Why reading stopped before the end of the file, if it did.
     private(set) var readError: Int32?
     private var lastPts: Int64?
@@ -189,6 +192,7 @@ final class DecodeSession: @unchecked Sendable {
         next = nil
         inputEnded = false
         drained = false
+        drainingKeyframe = false
         readError = nil
         lastPts = nil
         latestSkippable = nil
@@ -227,6 +231,12 @@ final class DecodeSession: @unchecked Sendable {
                 reachedEnd = max(reachedEnd, pts + (frame.duration ?? frameDuration))
                 return frame
             }
+            if received == cav_error_eof() && drainingKeyframe && !inputEnded {
+                // Its keyframe is out: on with the next.
+                drainingKeyframe = false
+                decoder.flush()
+                continue
+            }
             if received == cav_error_eof() || (received == cav_error_eagain() && inputEnded) {
                 drained = true
                 return nil
@@ -264,7 +274,18 @@ final class DecodeSession: @unchecked Sendable {
         // Sent only after the decoder said it wants input (EAGAIN from receive), so it is taken.
         let sent = avcodec_send_packet(decoder.context, sending.pointer)
         if sent < 0 && sent != cav_error_eagain() { try countFailure(sent) }
+        if decoder.keyframesOnly && sendsKeyframesAlone && sent >= 0 && p.flags & AV_PKT_FLAG_KEY != 0 {
+            _ = avcodec_send_packet(decoder.context, nil)
+            drainingKeyframe = true
+        }
     }
+
+    /// Whether keyframes-only decoding sends each keyframe alone, the end of the input after it,
+    /// so that its picture comes out before the next is read. An H.264 decoder given keyframes
+    /// alone may give them out of order, an open GOP's I-frame before the IDR frame before it
+    /// (the IDR frame only once the input ends): a search for the keyframe at or before a time
+    /// would meet the later one first. Each keyframe decodes alone anyway.
+    private var sendsKeyframesAlone: Bool { decoder.context.pointee.codec_id == AV_CODEC_ID_H264 }
 
     /// Decodes `packet`, a keyframe's read since the last seek, and nothing after it: the packet
     /// and then the end of the input go to the decoder, which gives the frame out at once rather
@@ -279,6 +300,7 @@ final class DecodeSession: @unchecked Sendable {
         _ = avcodec_send_packet(decoder.context, nil)
         inputEnded = true
         drained = false
+        drainingKeyframe = false
         awaitingKeyframe = true
         return try decodeNextShowable()
     }
