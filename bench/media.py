@@ -250,20 +250,15 @@ def distinct_films(cache, media, mode, count, largest=0):
     if count == largest:
         return whole, names
     folder = os.path.join(top, str(count))
-    stamp_path = os.path.join(folder, ".stamp")
     stamp = f"links to {largest} v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
     names = names[:count]
-    try:
-        with open(stamp_path, encoding="utf-8") as f:
-            if f.read() == stamp:
-                return folder, names
-    except OSError:
-        pass
+    if _stamped(folder, stamp):
+        return folder, names
     shutil.rmtree(folder, ignore_errors=True)
     for name in names:
         os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
         os.link(os.path.join(whole, name), os.path.join(folder, name))
-    with open(stamp_path, "w", encoding="utf-8") as f:
+    with open(os.path.join(folder, ".stamp"), "w", encoding="utf-8") as f:
         f.write(stamp)
     return folder, names
 
@@ -272,17 +267,19 @@ def _library_stamp(count):
     return f"films v{FILMS_RECIPE} {count} {FILM_SEEDS!r}"
 
 
+def _stamped(folder, stamp):
+    """Whether `folder` was made whole as `stamp` says (its .stamp, written last, holds it)."""
+    try:
+        with open(os.path.join(folder, ".stamp"), encoding="utf-8") as f:
+            return f.read() == stamp
+    except OSError:
+        return False
+
+
 def _complete_libraries(top):
     """The counts of the libraries under `top` made whole by this recipe."""
-    counts = []
-    for entry in os.listdir(top) if os.path.isdir(top) else []:
-        try:
-            with open(os.path.join(top, entry, ".stamp"), encoding="utf-8") as f:
-                if entry.isdigit() and f.read() == _library_stamp(int(entry)):
-                    counts.append(int(entry))
-        except OSError:
-            pass
-    return counts
+    entries = os.listdir(top) if os.path.isdir(top) else []
+    return [int(e) for e in entries if e.isdigit() and _stamped(os.path.join(top, e), _library_stamp(int(e)))]
 
 
 def _films_library(media, top, count):
@@ -293,12 +290,8 @@ def _films_library(media, top, count):
     stamp_path = os.path.join(folder, ".stamp")
     stamp = _library_stamp(count)
     names = [film_name(i, FILM_SEEDS[i % len(FILM_SEEDS)][0]) for i in range(count)]
-    try:
-        with open(stamp_path, encoding="utf-8") as f:
-            if f.read() == stamp:
-                return folder, names
-    except OSError:
-        pass
+    if _stamped(folder, stamp):
+        return folder, names
     # One library at a time is kept (with its views): another count or recipe replaces it.
     shutil.rmtree(top, ignore_errors=True)
     seeds_folder = os.path.join(top, "seeds")
