@@ -78,9 +78,7 @@ struct StoryboardMaker: Sendable {
         let reservation = try pool.reserve(session.memoryEstimate(threads: session.isAwake ? nil : 1),
                                            deadline: session.input.deadline)
         defer { pool.release(reservation) }
-        if !session.isAwake {
-            try session.wake(threads: reservation.decoderThreads(growth: session.memoryEstimate(threads: VideoDecoder.maxThreads) - reservation.bytes))
-        }
+        if !session.isAwake { try session.wake(under: reservation) }
         let indexKey = KeyframeIndexCache.Key(file: file, streamIndex: streamIndex)
         let index: KeyframeIndex
         if let kept = keyframes.index(for: indexKey) {

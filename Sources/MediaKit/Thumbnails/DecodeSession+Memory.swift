@@ -33,6 +33,12 @@ extension DecodeSession {
         openDecoder = try VideoDecoder(stream: stream, threading: key.pick.threading, threads: threads)
         needsSeek = true
     }
+
+    /// `wake(threads:)` with the threads `reservation` allows its decoder, whose frame threads
+    /// would take more than it reserved (`Reservation.decoderThreads(growth:)`).
+    func wake(under reservation: DecodeSessionPool.Reservation) throws {
+        try wake(threads: reservation.decoderThreads(growth: memoryEstimate(threads: VideoDecoder.maxThreads) - reservation.bytes))
+    }
 }
 
 extension FramePick {

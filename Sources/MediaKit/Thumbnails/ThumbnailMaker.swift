@@ -62,8 +62,7 @@ final class ThumbnailMaker: Sendable {
         let upright: RGBImage, frameTime: Double, isKeyframe: Bool
         do {
             if !session.isAwake {
-                let growth = session.memoryEstimate(threads: VideoDecoder.maxThreads) - reservation.bytes
-                try session.wake(threads: reservation.decoderThreads(growth: growth))
+                try session.wake(under: reservation)
                 reservation = pool.resize(reservation, to: session.memoryEstimate())
             }
             let frame = request.pick == .exact
